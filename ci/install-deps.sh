@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package perfgate's build, tests and CI need.
+set -euo pipefail
+packages=(
+  cmake g++ ninja-build pkg-config git
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
+  libcurl4-openssl-dev libssl-dev
+  libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools
+  python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,40 @@
+# perfgate_discover_tests(<perfgate executable target> [LABELS ...])
+#
+# Registers one CTest test per case of the executable at test time (like gtest_discover_tests):
+# ctest asks `<exe> list --ctest` for the cases, so a new kernel adds its tests with no CMake
+# edit. Each test runs `<exe> check <case id>`; exit 77 (no device, no baseline) is a skip.
+include_guard(GLOBAL)
+set(_perfgate_tests_dir "${CMAKE_CURRENT_LIST_DIR}")
+
+function(perfgate_discover_tests target)
+  cmake_parse_arguments(ARG "" "" "ARGS" ${ARGN})
+  set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_perf_tests.cmake")
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_perf_include.cmake")
+  file(GENERATE OUTPUT "${include_file}" CONTENT
+"execute_process(COMMAND \"$<TARGET_FILE:${target}>\" list --ctest ${ARG_ARGS}
+                OUTPUT_VARIABLE perfgate_cases RESULT_VARIABLE perfgate_rc)
+if(NOT perfgate_rc EQUAL 0)
+  message(WARNING \"perfgate: could not list cases of $<TARGET_FILE:${target}> (exit \${perfgate_rc})\")
+  add_test(perfgate_list_failed \"$<TARGET_FILE:${target}>\" list --ctest)
+  return()
+endif()
+string(REPLACE \"\\n\" \";\" perfgate_lines \"\${perfgate_cases}\")
+foreach(line IN LISTS perfgate_lines)
+  if(line STREQUAL \"\")
+    continue()
+  endif()
+  # Each line: <case id> <kernel> <backend>
+  string(REPLACE \" \" \";\" fields \"\${line}\")
+  list(GET fields 0 case)
+  list(GET fields 1 kernel)
+  list(GET fields 2 backend)
+  add_test(\"\${case}\" \"$<TARGET_FILE:${target}>\" check \"\${case}\" ${ARG_ARGS})
+  set_tests_properties(\"\${case}\" PROPERTIES
+    LABELS \"perf;\${kernel};\${backend}\"
+    SKIP_RETURN_CODE 77
+    RUN_SERIAL TRUE
+    TIMEOUT 600)
+endforeach()
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+endfunction()

@@ -1,0 +1,146 @@
+#pragma once
+// A kernel definition: its parameter axes, cost model, float64 reference, correctness check and
+// one implementation per backend. Kernels never see a raw Vulkan object: a Vulkan
+// implementation is a plan of dispatches that the harness records, times and checks.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "perfgate/buffers.h"
+#include "perfgate/params.h"
+
+namespace perfgate {
+
+enum class Backend { cpu, vulkan };
+std::string_view to_string(Backend backend);
+Backend backend_from_string(std::string_view name);  // throws Error on an unknown name
+
+// Bytes that must cross device memory and floating-point operations, per dispatch.
+struct Cost {
+  double bytes_read = 0;
+  double bytes_written = 0;
+  double flops = 0;
+  double bytes() const { return bytes_read + bytes_written; }
+};
+
+struct Axis {
+  std::string name;
+  std::vector<std::int64_t> values;
+  std::vector<Backend> backends;  // empty: the axis applies to every backend
+  bool applies_to(Backend backend) const;
+};
+
+// What a device offers kernels to pick their configuration by (subgroup size is never assumed:
+// llvmpipe has 8, NVIDIA 32).
+struct DeviceLimits {
+  std::uint32_t subgroup_size = 1;
+  bool subgroup_arithmetic = false;
+  std::uint32_t max_workgroup_invocations = 128;
+  std::uint32_t max_shared_memory_bytes = 16384;
+  std::uint64_t max_storage_buffer_range = 1ull << 27;
+  std::uint64_t max_allocation_bytes = 1ull << 30;
+  std::uint32_t compute_units = 1;  // CPU threads, or an estimate of GPU multiprocessors
+};
+
+struct Dispatch {
+  std::string shader;                         // "<kernel folder>/<file stem>", e.g. "copy/copy"
+  std::vector<std::string> bindings;          // binding i of set 0 is the buffer bindings[i]
+  std::vector<std::uint32_t> specialization;  // constant_id i = specialization[i]
+  std::vector<std::uint32_t> push_constants;  // 32-bit words, offset 0
+  std::array<std::uint32_t, 3> groups{1, 1, 1};
+  std::string stage;                          // component name in breakdowns (default: shader)
+};
+
+// Dispatches run in order with a compute-to-compute memory barrier between them. One timed
+// "dispatch" of the case is the whole plan.
+struct VulkanPlan {
+  std::vector<Dispatch> dispatches;
+};
+
+// The reference values of each checked output buffer, computed in float64.
+using Expected = std::vector<std::pair<std::string, std::vector<double>>>;
+
+struct CheckResult {
+  bool ok = false;
+  std::string detail;  // what was compared and the error found
+};
+
+using Rng = std::mt19937_64;
+
+class KernelDef {
+ public:
+  using BuffersFn = std::function<std::vector<BufferSpec>(const Params&)>;
+  using FillFn = std::function<void(const Params&, Buffers&, Rng&)>;
+  using CostFn = std::function<Cost(const Params&)>;
+  using ReferenceFn = std::function<Expected(const Params&, const Buffers&)>;
+  using CheckFn = std::function<CheckResult(const Params&, const Buffers&)>;
+  using CpuFn = std::function<void(const Params&, Buffers&)>;
+  using VulkanFn = std::function<VulkanPlan(const Params&, const DeviceLimits&)>;
+  using ValidFn = std::function<bool(const Params&, Backend)>;
+
+  explicit KernelDef(std::string name) : name_(std::move(name)) {}
+
+  KernelDef& describe(std::string text) { description_ = std::move(text); return *this; }
+  KernelDef& axis(std::string name, std::vector<std::int64_t> values,
+                  std::vector<Backend> backends = {});
+  KernelDef& buffers(BuffersFn fn) { buffers_ = std::move(fn); return *this; }
+  // Optional: the default fills f32/f16 inputs uniformly in [-1, 1] and integers with random bits.
+  KernelDef& fill(FillFn fn) { fill_ = std::move(fn); return *this; }
+  KernelDef& cost(CostFn fn) { cost_ = std::move(fn); return *this; }
+  // Relative L2 error ||out - ref|| / ||ref|| allowed per output, and why (the arithmetic).
+  KernelDef& reference(ReferenceFn fn, double rel_l2_tolerance, std::string why);
+  // A custom check replaces the reference comparison (e.g. sampling: the chosen token set).
+  KernelDef& check(CheckFn fn) { check_ = std::move(fn); return *this; }
+  KernelDef& cpu(CpuFn fn) { cpu_ = std::move(fn); return *this; }
+  KernelDef& vulkan(VulkanFn fn) { vulkan_ = std::move(fn); return *this; }
+  // Skips parameter points that make no sense for a backend (e.g. a tile larger than the matrix).
+  KernelDef& valid(ValidFn fn) { valid_ = std::move(fn); return *this; }
+  // In the default suite (perfgate run with no selection); every kernel is by default.
+  KernelDef& in_default_suite(bool yes) { default_suite_ = yes; return *this; }
+
+  const std::string& name() const { return name_; }
+  const std::string& description() const { return description_; }
+  const std::vector<Axis>& axes() const { return axes_; }
+  bool has_backend(Backend backend) const;
+  bool default_suite() const { return default_suite_; }
+  const std::string& source_hash() const { return source_hash_; }
+  void set_source_hash(std::string hash) { source_hash_ = std::move(hash); }
+
+  std::vector<BufferSpec> buffer_specs(const Params& params) const;
+  void fill_inputs(const Params& params, Buffers& buffers, Rng& rng) const;
+  Cost cost_of(const Params& params) const;
+  CheckResult verify(const Params& params, const Buffers& buffers) const;
+  bool is_valid(const Params& params, Backend backend) const;
+  void run_cpu(const Params& params, Buffers& buffers) const;
+  VulkanPlan vulkan_plan(const Params& params, const DeviceLimits& limits) const;
+  double tolerance() const { return tolerance_; }
+  const std::string& tolerance_why() const { return tolerance_why_; }
+
+ private:
+  std::string name_;
+  std::string description_;
+  std::vector<Axis> axes_;
+  BuffersFn buffers_;
+  FillFn fill_;
+  CostFn cost_;
+  ReferenceFn reference_;
+  double tolerance_ = 0;
+  std::string tolerance_why_;
+  CheckFn check_;
+  CpuFn cpu_;
+  VulkanFn vulkan_;
+  ValidFn valid_;
+  bool default_suite_ = true;
+  std::string source_hash_;
+};
+
+// Relative L2 error of actual against expected; infinite when actual holds a NaN or Inf.
+double relative_l2_error(std::span<const float> actual, const std::vector<double>& expected);
+
+}  // namespace perfgate

@@ -1,0 +1,36 @@
+#pragma once
+// Kernels and shaders register themselves at static initialisation, so adding a kernel is one
+// new file in kernels/ and nothing else.
+//
+//   PERFGATE_KERNEL(copy) {
+//     return perfgate::KernelDef("copy").describe("b = a").axis("n", {1 << 24}) ... ;
+//   }
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfgate/kernel.h"
+
+#ifndef PERFGATE_SOURCE_HASH
+#define PERFGATE_SOURCE_HASH ""  // set per kernel source by perfgate_add_kernels()
+#endif
+
+namespace perfgate {
+
+bool register_kernel(KernelDef (*define)(), const char* source_hash);
+const std::vector<KernelDef>& registered_kernels();  // sorted by name
+const KernelDef* find_kernel(std::string_view name);
+
+// SPIR-V embedded at build time from kernels/<folder>/<stem>.comp under "<folder>/<stem>".
+bool register_shader(const char* name, const std::uint32_t* words, std::size_t word_count);
+std::span<const std::uint32_t> find_shader(std::string_view name);  // empty when unknown
+std::vector<std::string> shader_names();
+
+}  // namespace perfgate
+
+#define PERFGATE_KERNEL(ident)                                                   \
+  static ::perfgate::KernelDef perfgate_define_##ident();                        \
+  [[maybe_unused]] static const bool perfgate_registered_##ident =               \
+      ::perfgate::register_kernel(&perfgate_define_##ident, PERFGATE_SOURCE_HASH); \
+  static ::perfgate::KernelDef perfgate_define_##ident()

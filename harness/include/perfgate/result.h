@@ -1,0 +1,105 @@
+#pragma once
+// What a run produces: per case, the samples of each metric, their summary, the judgement
+// against the baseline, and the context (machine fingerprint, commit) it was measured in.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfgate/kernel.h"
+
+namespace perfgate {
+
+enum class Verdict { pass, improved, regressed, inconclusive, no_baseline, skipped, error };
+std::string_view to_string(Verdict verdict);  // "pass", ..., "no-baseline"
+Verdict verdict_from_string(std::string_view name);
+// Exit code of `perfgate check` for a verdict: 0 pass/improved/inconclusive, 1 regressed,
+// 2 error, 77 skipped or no-baseline (unless a baseline is required).
+int exit_code(Verdict verdict, bool require_baseline);
+// Worse verdicts sort first: error, regressed, inconclusive, no-baseline, improved, pass, skipped.
+int severity(Verdict verdict);
+
+// Everything that identifies where a number was measured. The machine id is its readable slug.
+struct Fingerprint {
+  std::string machine_id;       // "nvidia-h100-80gb-hbm3", "llvmpipe", "cpu-amd-epyc-7b13-2t"
+  std::string backend;          // "cpu" | "vulkan"
+  std::string device_name;
+  std::uint32_t vendor_id = 0;
+  std::uint32_t device_id = 0;
+  std::string driver_version;   // decoded per vendor
+  std::string api_version;      // Vulkan API version, empty on the CPU
+  std::string device_uuid;
+  std::string cpu_model;
+  int cpu_threads = 0;
+  std::string compiler;
+  std::string build_type;
+};
+
+struct Summary {
+  std::size_t count = 0;
+  double min = 0, max = 0, mean = 0, median = 0, stddev = 0;
+  double cv = 0;   // stddev / mean
+  double mad = 0;  // median absolute deviation (unscaled)
+  double p5 = 0, p95 = 0;
+};
+
+// Metric names are fixed: latency_ns, host_latency_ns, cold_latency_ns, bandwidth_gbps,
+// gflops, pct_peak_bw. Samples are per dispatch (a batch's time divided by its dispatches).
+struct Metric {
+  std::vector<double> samples;
+  Summary summary;
+};
+
+struct Judgement {
+  std::string metric;
+  double baseline_median = 0;
+  double current_median = 0;
+  double change_pct = 0;       // positive = worse, in the metric's direction
+  double threshold_pct = 0;    // the regression allowed, after widening for run-to-run noise
+  double p_value = 1;          // rank test of current against baseline samples
+  Verdict verdict = Verdict::pass;
+  std::string reason;          // one line: why this verdict
+};
+
+struct StageTiming {           // one component of a multi-dispatch plan
+  std::string name;
+  double latency_ns = 0;       // median per dispatch of the plan
+  double pct_of_total = 0;
+};
+
+struct CaseResult {
+  std::string id;              // "<kernel>/<backend>/<params>"
+  std::string kernel;
+  std::string backend;
+  Params params;
+  Cost cost;
+  std::string source_hash;     // kernel source (+ SPIR-V) hash
+  Verdict verdict = Verdict::no_baseline;
+  std::string message;         // error or skip reason, or the verdict's explanation
+  std::string check;           // the correctness check's detail
+  std::map<std::string, Metric> metrics;
+  std::vector<Judgement> judgements;
+  std::vector<StageTiming> stages;
+  std::string bound;           // "memory" | "compute" | "" (unknown)
+  double arithmetic_intensity = 0;  // flops per byte
+  bool fits_in_cache = false;  // working set smaller than the last-level cache
+  int measurements = 1;        // 1 + re-measurements made before an inconclusive verdict stood
+  double peak_bandwidth_gbps = 0;   // the copy bandwidth pct_peak_bw is relative to
+};
+
+struct RunResult {
+  int schema = 1;
+  std::string perfgate_version;
+  std::string run_id;          // unique per run (timestamp + random)
+  std::string started_at;      // ISO 8601 UTC
+  std::string commit;          // git commit of the source tree, when known
+  std::string branch;
+  Fingerprint fingerprint;
+  std::vector<CaseResult> cases;
+};
+
+std::string case_id(std::string_view kernel, Backend backend, const Params& params);
+
+}  // namespace perfgate

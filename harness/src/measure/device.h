@@ -1,0 +1,65 @@
+#pragma once
+// A backend's device as the measuring layer sees it. The CPU device lives in cpu/, the Vulkan
+// device in vulkan/; nothing above measure/ knows which one it holds.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/kernel.h"
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+// The time of one batch of back-to-back dispatches of a case's plan.
+struct BatchTiming {
+  int dispatches = 0;
+  double device_ns = 0;                // GPU timestamps (CPU: same as host_ns)
+  double host_ns = 0;                  // host wall time from submit to completion
+  std::vector<double> stage_device_ns; // per dispatch of the plan, summed over the batch
+};
+
+// One case made ready on a device: device buffers allocated and inputs uploaded.
+class PreparedCase {
+ public:
+  virtual ~PreparedCase() = default;
+  // Copies the host buffers' inputs to the device and poisons the outputs there.
+  virtual void upload(const Buffers& host) = 0;
+  // Runs the plan once and waits.
+  virtual void run_once() = 0;
+  // Copies the device's output buffers back into the host buffers.
+  virtual void download(Buffers& host) = 0;
+  // Hot: `dispatches` back to back, timed as one batch. Cold: the last-level cache is flushed
+  // before each dispatch and only the dispatches are timed.
+  virtual BatchTiming time_batch(int dispatches, bool cold) = 0;
+  // Names of the stages (one per dispatch of the plan) for breakdowns.
+  virtual std::vector<std::string> stage_names() const = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual Backend backend() const = 0;
+  virtual const Fingerprint& fingerprint() const = 0;
+  virtual const DeviceLimits& limits() const = 0;
+  virtual std::uint64_t last_level_cache_bytes() const = 0;
+  // Why a case cannot run here (e.g. a buffer over maxStorageBufferRange), or nullopt.
+  virtual std::optional<std::string> unsupported(const KernelDef& kernel, const Params& params,
+                                                 const std::vector<BufferSpec>& specs) const = 0;
+  virtual std::unique_ptr<PreparedCase> prepare(const KernelDef& kernel, const Params& params,
+                                                const Buffers& host) = 0;
+};
+
+// Thrown by a backend's open function when it has no device here: the cases skip (exit 77).
+struct NoDevice {
+  std::string reason;
+};
+
+std::unique_ptr<Device> open_cpu_device();
+// `selector` is "" (best discrete GPU), an index, or a substring of the device name.
+// Throws NoDevice when Vulkan or a matching device is absent.
+std::unique_ptr<Device> open_vulkan_device(const std::string& selector);
+std::unique_ptr<Device> open_device(Backend backend, const std::string& selector);
+
+}  // namespace perfgate

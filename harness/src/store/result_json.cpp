@@ -1,0 +1,192 @@
+#include "store/result_json.h"
+
+#include <fstream>
+
+#include "perfgate/error.h"
+#include "store/atomic_file.h"
+
+namespace perfgate {
+namespace {
+
+using nlohmann::json;
+
+json to_json(const Summary& s) {
+  return {{"count", s.count}, {"min", s.min},       {"max", s.max}, {"mean", s.mean},
+          {"median", s.median}, {"stddev", s.stddev}, {"cv", s.cv},   {"mad", s.mad},
+          {"p5", s.p5},         {"p95", s.p95}};
+}
+
+Summary summary_from_json(const json& j) {
+  Summary s;
+  s.count = j.at("count").get<std::size_t>();
+  s.min = j.at("min");
+  s.max = j.at("max");
+  s.mean = j.at("mean");
+  s.median = j.at("median");
+  s.stddev = j.at("stddev");
+  s.cv = j.at("cv");
+  s.mad = j.at("mad");
+  s.p5 = j.at("p5");
+  s.p95 = j.at("p95");
+  return s;
+}
+
+json params_to_json(const Params& params) {
+  json j = json::array();
+  for (const auto& [name, value] : params.values()) j.push_back({{"name", name}, {"value", value}});
+  return j;
+}
+
+Params params_from_json(const json& j) {
+  std::vector<std::pair<std::string, std::int64_t>> values;
+  for (const auto& entry : j) values.emplace_back(entry.at("name"), entry.at("value"));
+  return Params(std::move(values));
+}
+
+}  // namespace
+
+json to_json(const Fingerprint& f) {
+  return {{"machine_id", f.machine_id},   {"backend", f.backend},
+          {"device_name", f.device_name}, {"vendor_id", f.vendor_id},
+          {"device_id", f.device_id},     {"driver_version", f.driver_version},
+          {"api_version", f.api_version}, {"device_uuid", f.device_uuid},
+          {"cpu_model", f.cpu_model},     {"cpu_threads", f.cpu_threads},
+          {"compiler", f.compiler},       {"build_type", f.build_type}};
+}
+
+Fingerprint fingerprint_from_json(const json& j) {
+  Fingerprint f;
+  f.machine_id = j.at("machine_id");
+  f.backend = j.value("backend", "");
+  f.device_name = j.value("device_name", "");
+  f.vendor_id = j.value("vendor_id", 0u);
+  f.device_id = j.value("device_id", 0u);
+  f.driver_version = j.value("driver_version", "");
+  f.api_version = j.value("api_version", "");
+  f.device_uuid = j.value("device_uuid", "");
+  f.cpu_model = j.value("cpu_model", "");
+  f.cpu_threads = j.value("cpu_threads", 0);
+  f.compiler = j.value("compiler", "");
+  f.build_type = j.value("build_type", "");
+  return f;
+}
+
+json to_json(const CaseResult& r) {
+  json metrics = json::object();
+  for (const auto& [name, metric] : r.metrics)
+    metrics[name] = {{"samples", metric.samples}, {"summary", to_json(metric.summary)}};
+  json judgements = json::array();
+  for (const auto& j : r.judgements)
+    judgements.push_back({{"metric", j.metric},
+                          {"baseline_median", j.baseline_median},
+                          {"current_median", j.current_median},
+                          {"change_pct", j.change_pct},
+                          {"threshold_pct", j.threshold_pct},
+                          {"p_value", j.p_value},
+                          {"verdict", to_string(j.verdict)},
+                          {"reason", j.reason}});
+  json stages = json::array();
+  for (const auto& s : r.stages)
+    stages.push_back({{"name", s.name}, {"latency_ns", s.latency_ns}, {"pct_of_total", s.pct_of_total}});
+  return {{"id", r.id},
+          {"kernel", r.kernel},
+          {"backend", r.backend},
+          {"params", params_to_json(r.params)},
+          {"cost", {{"bytes_read", r.cost.bytes_read},
+                    {"bytes_written", r.cost.bytes_written},
+                    {"flops", r.cost.flops}}},
+          {"source_hash", r.source_hash},
+          {"verdict", to_string(r.verdict)},
+          {"message", r.message},
+          {"check", r.check},
+          {"metrics", metrics},
+          {"judgements", judgements},
+          {"stages", stages},
+          {"bound", r.bound},
+          {"arithmetic_intensity", r.arithmetic_intensity},
+          {"fits_in_cache", r.fits_in_cache},
+          {"measurements", r.measurements},
+          {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
+}
+
+CaseResult case_from_json(const json& j) {
+  CaseResult r;
+  r.id = j.at("id");
+  r.kernel = j.at("kernel");
+  r.backend = j.at("backend");
+  r.params = params_from_json(j.at("params"));
+  const json& cost = j.at("cost");
+  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops")};
+  r.source_hash = j.value("source_hash", "");
+  r.verdict = verdict_from_string(j.at("verdict").get<std::string>());
+  r.message = j.value("message", "");
+  r.check = j.value("check", "");
+  for (const auto& [name, metric] : j.at("metrics").items())
+    r.metrics[name] = {metric.at("samples").get<std::vector<double>>(),
+                       summary_from_json(metric.at("summary"))};
+  for (const auto& jj : j.value("judgements", json::array())) {
+    Judgement g;
+    g.metric = jj.at("metric");
+    g.baseline_median = jj.at("baseline_median");
+    g.current_median = jj.at("current_median");
+    g.change_pct = jj.at("change_pct");
+    g.threshold_pct = jj.at("threshold_pct");
+    g.p_value = jj.at("p_value");
+    g.verdict = verdict_from_string(jj.at("verdict").get<std::string>());
+    g.reason = jj.value("reason", "");
+    r.judgements.push_back(std::move(g));
+  }
+  for (const auto& s : j.value("stages", json::array()))
+    r.stages.push_back({s.at("name"), s.at("latency_ns"), s.at("pct_of_total")});
+  r.bound = j.value("bound", "");
+  r.arithmetic_intensity = j.value("arithmetic_intensity", 0.0);
+  r.fits_in_cache = j.value("fits_in_cache", false);
+  r.measurements = j.value("measurements", 1);
+  r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
+  return r;
+}
+
+json to_json(const RunResult& run) {
+  json cases = json::array();
+  for (const auto& c : run.cases) cases.push_back(to_json(c));
+  return {{"schema", run.schema},
+          {"perfgate_version", run.perfgate_version},
+          {"run_id", run.run_id},
+          {"started_at", run.started_at},
+          {"commit", run.commit},
+          {"branch", run.branch},
+          {"fingerprint", to_json(run.fingerprint)},
+          {"cases", cases}};
+}
+
+RunResult run_from_json(const json& j) {
+  RunResult run;
+  run.schema = j.at("schema");
+  if (run.schema != 1) throw Error("unsupported results schema " + std::to_string(run.schema));
+  run.perfgate_version = j.value("perfgate_version", "");
+  run.run_id = j.at("run_id");
+  run.started_at = j.value("started_at", "");
+  run.commit = j.value("commit", "");
+  run.branch = j.value("branch", "");
+  run.fingerprint = fingerprint_from_json(j.at("fingerprint"));
+  for (const auto& c : j.at("cases")) run.cases.push_back(case_from_json(c));
+  return run;
+}
+
+RunResult read_results(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(file.string() + ": cannot open results file");
+  try {
+    return run_from_json(json::parse(in));
+  } catch (const json::exception& e) {
+    throw Error(file.string() + ": not a perfgate results file: " + e.what());
+  } catch (const Error& e) {
+    throw Error(file.string() + ": " + e.what());
+  }
+}
+
+void write_results(const std::filesystem::path& file, const RunResult& run) {
+  write_file_atomically(file, to_json(run).dump(2) + "\n");
+}
+
+}  // namespace perfgate

@@ -1,0 +1,25 @@
+#pragma once
+// The results JSON of a run (schema documented in the README): what `--json FILE` writes and
+// what `compare`, `report` and `notify` read.
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+nlohmann::json to_json(const Fingerprint& fingerprint);
+Fingerprint fingerprint_from_json(const nlohmann::json& json);
+nlohmann::json to_json(const CaseResult& result);
+CaseResult case_from_json(const nlohmann::json& json);
+nlohmann::json to_json(const RunResult& run);
+RunResult run_from_json(const nlohmann::json& json);
+
+// Reads a results file; throws Error naming the file and what is wrong.
+RunResult read_results(const std::filesystem::path& file);
+// Writes atomically (temporary file, then rename).
+void write_results(const std::filesystem::path& file, const RunResult& run);
+
+}  // namespace perfgate
