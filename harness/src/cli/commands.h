@@ -1,0 +1,19 @@
+#pragma once
+// Each command adds itself to the CLI11 app; its callback stores the exit code in `exit_code`.
+// A command throws perfgate::Error for bad input: perfgate_main prints it and exits 2.
+#include <CLI/CLI.hpp>
+
+namespace perfgate::cli {
+
+struct Context {
+  int exit_code = 0;
+};
+
+void add_run_command(CLI::App& app, Context& context);      // run (also the default), check
+void add_list_command(CLI::App& app, Context& context);
+void add_compare_command(CLI::App& app, Context& context);
+void add_baseline_command(CLI::App& app, Context& context); // propose, approve, show, diff, drop
+void add_report_command(CLI::App& app, Context& context);
+void add_notify_command(CLI::App& app, Context& context);
+
+}  // namespace perfgate::cli

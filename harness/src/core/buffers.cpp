@@ -1,0 +1,82 @@
+#include "perfgate/buffers.h"
+
+#include <bit>
+#include <cstring>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+
+std::size_t element_size(ElementType type) {
+  switch (type) {
+    case ElementType::f32: return 4;
+    case ElementType::f16: return 2;
+    case ElementType::u8: return 1;
+    case ElementType::u32: return 4;
+    case ElementType::i32: return 4;
+  }
+  return 1;
+}
+
+Buffers::Buffers(const std::vector<BufferSpec>& specs) {
+  buffers_.reserve(specs.size());
+  for (const auto& spec : specs) buffers_.push_back({spec, std::vector<std::byte>(spec.bytes())});
+}
+
+std::size_t Buffers::index_of(std::string_view name) const {
+  for (std::size_t i = 0; i < buffers_.size(); ++i)
+    if (buffers_[i].spec.name == name) return i;
+  throw Error("no buffer named '" + std::string(name) + "'");
+}
+
+HostBuffer& Buffers::operator[](std::string_view name) { return buffers_[index_of(name)]; }
+const HostBuffer& Buffers::operator[](std::string_view name) const {
+  return buffers_[index_of(name)];
+}
+
+std::uint16_t to_half(float value) {
+  const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+  const std::uint32_t sign = (f >> 16) & 0x8000u;
+  const std::uint32_t abs = f & 0x7fffffffu;
+  if (abs >= 0x7f800000u)  // Inf or NaN
+    return static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
+  if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // overflows to Inf
+  if (abs < 0x38800000u) {  // subnormal half (or zero): round the shifted mantissa to nearest even
+    const std::uint32_t shift = 113u - (abs >> 23);
+    if (shift > 24) return static_cast<std::uint16_t>(sign);
+    const std::uint32_t mantissa = (abs & 0x7fffffu) | 0x800000u;
+    std::uint32_t half = mantissa >> (shift + 13);
+    const std::uint32_t rest = mantissa & ((1u << (shift + 13)) - 1);
+    const std::uint32_t halfway = 1u << (shift + 12);
+    if (rest > halfway || (rest == halfway && (half & 1u))) ++half;
+    return static_cast<std::uint16_t>(sign | half);
+  }
+  std::uint32_t half = ((abs - 0x38000000u) >> 13);
+  const std::uint32_t rest = abs & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;
+  return static_cast<std::uint16_t>(sign | half);
+}
+
+float from_half(std::uint16_t bits) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+  const std::uint32_t exponent = (bits >> 10) & 0x1fu;
+  std::uint32_t mantissa = bits & 0x3ffu;
+  std::uint32_t f;
+  if (exponent == 0x1f) {
+    f = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    f = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    f = sign;
+  } else {  // subnormal: normalise
+    std::uint32_t e = 113;
+    while ((mantissa & 0x400u) == 0) {
+      mantissa <<= 1;
+      --e;
+    }
+    f = sign | (e << 23) | ((mantissa & 0x3ffu) << 13);
+  }
+  return std::bit_cast<float>(f);
+}
+
+}  // namespace perfgate

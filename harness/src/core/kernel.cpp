@@ -1,0 +1,116 @@
+#include "perfgate/kernel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+
+std::string_view to_string(Backend backend) {
+  return backend == Backend::cpu ? "cpu" : "vulkan";
+}
+
+Backend backend_from_string(std::string_view name) {
+  if (name == "cpu") return Backend::cpu;
+  if (name == "vulkan") return Backend::vulkan;
+  throw Error("unknown backend '" + std::string(name) + "' (expected cpu or vulkan)");
+}
+
+bool Axis::applies_to(Backend backend) const {
+  return backends.empty() || std::find(backends.begin(), backends.end(), backend) != backends.end();
+}
+
+KernelDef& KernelDef::axis(std::string name, std::vector<std::int64_t> values,
+                           std::vector<Backend> backends) {
+  axes_.push_back({std::move(name), std::move(values), std::move(backends)});
+  return *this;
+}
+
+KernelDef& KernelDef::reference(ReferenceFn fn, double rel_l2_tolerance, std::string why) {
+  reference_ = std::move(fn);
+  tolerance_ = rel_l2_tolerance;
+  tolerance_why_ = std::move(why);
+  return *this;
+}
+
+bool KernelDef::has_backend(Backend backend) const {
+  return backend == Backend::cpu ? static_cast<bool>(cpu_) : static_cast<bool>(vulkan_);
+}
+
+std::vector<BufferSpec> KernelDef::buffer_specs(const Params& params) const {
+  if (!buffers_) throw Error("kernel " + name_ + " declares no buffers");
+  return buffers_(params);
+}
+
+void KernelDef::fill_inputs(const Params& params, Buffers& buffers, Rng& rng) const {
+  if (fill_) {
+    fill_(params, buffers, rng);
+    return;
+  }
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (auto& buffer : buffers.all()) {
+    if (buffer.spec.role != BufferRole::input) continue;
+    switch (buffer.spec.type) {
+      case ElementType::f32:
+        for (float& x : buffer.as<float>()) x = uniform(rng);
+        break;
+      case ElementType::f16:
+        for (std::uint16_t& x : buffer.as<std::uint16_t>()) x = to_half(uniform(rng));
+        break;
+      default:
+        for (std::byte& b : buffer.data) b = static_cast<std::byte>(rng());
+        break;
+    }
+  }
+}
+
+Cost KernelDef::cost_of(const Params& params) const { return cost_ ? cost_(params) : Cost{}; }
+
+CheckResult KernelDef::verify(const Params& params, const Buffers& buffers) const {
+  if (check_) return check_(params, buffers);
+  if (!reference_) return {false, "kernel " + name_ + " has neither a reference nor a check"};
+  CheckResult result{true, ""};
+  for (const auto& [output, expected] : reference_(params, buffers)) {
+    const HostBuffer& buffer = buffers[output];
+    if (buffer.spec.type != ElementType::f32)
+      return {false, "output " + output + " is not f32: give the kernel a custom check"};
+    const double error = relative_l2_error(buffer.as<float>(), expected);
+    char text[160];
+    std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g)", output.c_str(),
+                  error, tolerance_);
+    if (!result.detail.empty()) result.detail += "; ";
+    result.detail += text;
+    if (!(error <= tolerance_)) result.ok = false;
+  }
+  return result;
+}
+
+bool KernelDef::is_valid(const Params& params, Backend backend) const {
+  return !valid_ || valid_(params, backend);
+}
+
+void KernelDef::run_cpu(const Params& params, Buffers& buffers) const {
+  if (!cpu_) throw Error("kernel " + name_ + " has no cpu implementation");
+  cpu_(params, buffers);
+}
+
+VulkanPlan KernelDef::vulkan_plan(const Params& params, const DeviceLimits& limits) const {
+  if (!vulkan_) throw Error("kernel " + name_ + " has no vulkan implementation");
+  return vulkan_(params, limits);
+}
+
+double relative_l2_error(std::span<const float> actual, const std::vector<double>& expected) {
+  if (actual.size() != expected.size()) return INFINITY;
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (!std::isfinite(actual[i])) return INFINITY;  // poison left behind, or a NaN computed
+    const double d = actual[i] - expected[i];
+    diff += d * d;
+    norm += expected[i] * expected[i];
+  }
+  if (norm == 0) return std::sqrt(diff);
+  return std::sqrt(diff / norm);
+}
+
+}  // namespace perfgate

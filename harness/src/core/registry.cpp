@@ -1,0 +1,60 @@
+#include "perfgate/registry.h"
+
+#include <algorithm>
+#include <map>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+// Function-local statics: registration runs during static initialisation of other files.
+std::vector<KernelDef>& kernels() {
+  static std::vector<KernelDef> all;
+  return all;
+}
+
+std::map<std::string, std::span<const std::uint32_t>, std::less<>>& shaders() {
+  static std::map<std::string, std::span<const std::uint32_t>, std::less<>> all;
+  return all;
+}
+
+}  // namespace
+
+bool register_kernel(KernelDef (*define)(), const char* source_hash) {
+  KernelDef def = define();
+  def.set_source_hash(source_hash);
+  auto& all = kernels();
+  if (std::any_of(all.begin(), all.end(), [&](const KernelDef& k) { return k.name() == def.name(); }))
+    throw Error("kernel '" + def.name() + "' is registered twice");
+  auto at = std::lower_bound(all.begin(), all.end(), def.name(),
+                             [](const KernelDef& k, const std::string& n) { return k.name() < n; });
+  all.insert(at, std::move(def));
+  return true;
+}
+
+const std::vector<KernelDef>& registered_kernels() { return kernels(); }
+
+const KernelDef* find_kernel(std::string_view name) {
+  for (const auto& k : kernels())
+    if (k.name() == name) return &k;
+  return nullptr;
+}
+
+bool register_shader(const char* name, const std::uint32_t* words, std::size_t word_count) {
+  shaders()[name] = std::span<const std::uint32_t>(words, word_count);
+  return true;
+}
+
+std::span<const std::uint32_t> find_shader(std::string_view name) {
+  auto it = shaders().find(name);
+  return it == shaders().end() ? std::span<const std::uint32_t>() : it->second;
+}
+
+std::vector<std::string> shader_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : shaders()) names.push_back(entry.first);
+  return names;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,85 @@
+#include "core/sysinfo.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <fstream>
+#include <thread>
+
+namespace perfgate {
+
+std::string slugify(std::string_view text) {
+  std::string slug;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        auto start = line.find_first_not_of(' ', colon + 1);
+        return start == std::string::npos ? "" : line.substr(start);
+      }
+    }
+  }
+  return "unknown-cpu";
+}
+
+int cpu_threads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+std::uint64_t cpu_last_level_cache_bytes() {
+  long size = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  size = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (size <= 0) size = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return size > 0 ? static_cast<std::uint64_t>(size) : 32ull << 20;
+}
+
+// "AMD EPYC 7B13 64-Core Processor" -> "amd-epyc-7b13"; "Intel(R) Xeon(R) CPU @ 2.20GHz" -> "intel-xeon"
+static std::string cpu_slug(std::string model) {
+  for (const char* noise : {"(R)", "(r)", "(TM)", "(tm)"}) {
+    for (auto at = model.find(noise); at != std::string::npos; at = model.find(noise))
+      model.erase(at, std::string_view(noise).size());
+  }
+  if (auto at = model.find('@'); at != std::string::npos) model.erase(at);
+  std::string slug = slugify(model);
+  for (const char* tail : {"-processor", "-cpu"})
+    if (slug.size() > std::string_view(tail).size() && slug.ends_with(tail))
+      slug.erase(slug.size() - std::string_view(tail).size());
+  if (auto core = slug.find("-core"); core != std::string::npos) {  // drop "-64-core"
+    auto dash = slug.rfind('-', core - 1);
+    slug.erase(dash == std::string::npos ? core : dash);
+  }
+  return slug;
+}
+
+Fingerprint host_fingerprint() {
+  Fingerprint f;
+  f.cpu_model = cpu_model();
+  f.cpu_threads = cpu_threads();
+  f.compiler = PERFGATE_COMPILER;
+  f.build_type = PERFGATE_BUILD_TYPE;
+  f.backend = "cpu";
+  f.device_name = f.cpu_model;
+  f.machine_id = "cpu-" + cpu_slug(f.cpu_model) + "-" + std::to_string(f.cpu_threads) + "t";
+  return f;
+}
+
+std::string perfgate_version() { return PERFGATE_VERSION; }
+
+}  // namespace perfgate

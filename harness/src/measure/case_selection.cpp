@@ -1,0 +1,170 @@
+#include "measure/case_selection.h"
+
+#include <fnmatch.h>
+
+#include <set>
+
+#include "perfgate/error.h"
+#include "perfgate/registry.h"
+#include "perfgate/result.h"
+
+namespace perfgate {
+namespace {
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+// The cartesian product of the kernel's axes for a backend, with overrides applied.
+std::vector<Params> points(const KernelDef& kernel, Backend backend,
+                           const std::map<std::string, std::vector<std::int64_t>>& overrides) {
+  std::vector<std::vector<std::pair<std::string, std::int64_t>>> partial{{}};
+  for (const Axis& axis : kernel.axes()) {
+    if (!axis.applies_to(backend)) continue;
+    auto it = overrides.find(axis.name);
+    const auto& values = it != overrides.end() ? it->second : axis.values;
+    std::vector<std::vector<std::pair<std::string, std::int64_t>>> next;
+    for (const auto& prefix : partial)
+      for (std::int64_t v : values) {
+        next.push_back(prefix);
+        next.back().emplace_back(axis.name, v);
+      }
+    partial = std::move(next);
+  }
+  std::vector<Params> result;
+  for (auto& values : partial) {
+    Params p(std::move(values));
+    if (kernel.is_valid(p, backend)) result.push_back(std::move(p));
+  }
+  return result;
+}
+
+std::int64_t parse_value(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    throw Error("--axis " + option + ": '" + text + "' is not an integer");
+  }
+  std::string suffix = text.substr(used);
+  if (suffix == "k" || suffix == "K") value <<= 10;
+  else if (suffix == "M") value <<= 20;
+  else if (suffix == "G") value <<= 30;
+  else if (!suffix.empty()) throw Error("--axis " + option + ": '" + text + "' has an unknown suffix");
+  return value;
+}
+
+}  // namespace
+
+std::pair<std::string, std::vector<std::int64_t>> parse_axis_option(const std::string& text) {
+  auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw Error("--axis '" + text + "': expected NAME=V1,V2,...");
+  std::string name = text.substr(0, eq);
+  std::vector<std::int64_t> values;
+  std::string list = text.substr(eq + 1);
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    auto comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (auto colon = item.find(':'); colon != std::string::npos) {  // first:last:xF or first:last:+S
+      auto colon2 = item.find(':', colon + 1);
+      std::int64_t first = parse_value(item.substr(0, colon), text);
+      std::int64_t last = parse_value(item.substr(colon + 1, colon2 - colon - 1), text);
+      std::string step = colon2 == std::string::npos ? "x2" : item.substr(colon2 + 1);
+      bool multiply = step.starts_with('x');
+      std::int64_t by = parse_value(step.substr(step[0] == 'x' || step[0] == '+' ? 1 : 0), text);
+      if (by <= (multiply ? 1 : 0) || first <= 0 || last < first)
+        throw Error("--axis '" + text + "': bad range '" + item + "'");
+      for (std::int64_t v = first; v <= last; v = multiply ? v * by : v + by) values.push_back(v);
+    } else {
+      values.push_back(parse_value(item, text));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return {name, values};
+}
+
+std::vector<CaseSpec> select_cases(const Selection& selection) {
+  const std::vector<Backend> all_backends{Backend::cpu, Backend::vulkan};
+  const auto& backends = selection.backends.empty() ? all_backends : selection.backends;
+  std::set<std::string> axes_used;
+  std::vector<bool> glob_used(selection.case_globs.size(), false);
+  std::vector<CaseSpec> cases;
+  bool kernel_matched = false;
+
+  for (const KernelDef& kernel : registered_kernels()) {
+    if (!selection.kernel_glob.empty() && !glob_match(selection.kernel_glob, kernel.name()))
+      continue;
+    kernel_matched = true;
+    if (selection.default_suite_only && selection.case_globs.empty() && !kernel.default_suite())
+      continue;
+    for (const Axis& axis : kernel.axes())
+      if (selection.axes.count(axis.name)) axes_used.insert(axis.name);
+    for (Backend backend : backends) {
+      if (!kernel.has_backend(backend)) continue;
+      for (Params& p : points(kernel, backend, selection.axes)) {
+        std::string id = case_id(kernel.name(), backend, p);
+        bool wanted = selection.case_globs.empty();
+        for (std::size_t g = 0; g < selection.case_globs.size(); ++g) {
+          const std::string& glob = selection.case_globs[g];
+          if (glob == kernel.name() || glob_match(glob, id)) {
+            wanted = true;
+            glob_used[g] = true;
+          }
+        }
+        if (wanted) cases.push_back({&kernel, backend, std::move(p), std::move(id)});
+      }
+    }
+  }
+  if (!kernel_matched) throw Error("--kernel '" + selection.kernel_glob + "' matches no kernel");
+  for (std::size_t g = 0; g < glob_used.size(); ++g)
+    if (!glob_used[g])
+      throw Error("'" + selection.case_globs[g] + "' matches no case (perfgate list shows them)");
+  for (const auto& [name, values] : selection.axes)
+    if (!axes_used.count(name)) throw Error("--axis " + name + ": no selected kernel has this axis");
+  return cases;
+}
+
+CaseSpec parse_case_id(const std::string& id) {
+  auto slash1 = id.find('/');
+  if (slash1 == std::string::npos) throw Error("case id '" + id + "': expected KERNEL/BACKEND/PARAMS");
+  auto slash2 = id.find('/', slash1 + 1);
+  std::string kernel_name = id.substr(0, slash1);
+  const KernelDef* kernel = find_kernel(kernel_name);
+  if (!kernel) throw Error("case id '" + id + "': no kernel named '" + kernel_name + "'");
+  Backend backend = backend_from_string(id.substr(slash1 + 1, slash2 == std::string::npos ? std::string::npos : slash2 - slash1 - 1));
+  if (!kernel->has_backend(backend))
+    throw Error("case id '" + id + "': kernel " + kernel_name + " has no " + std::string(to_string(backend)) + " code");
+  std::map<std::string, std::int64_t> given;
+  if (slash2 != std::string::npos) {
+    std::string list = id.substr(slash2 + 1);
+    std::size_t start = 0;
+    while (start < list.size()) {
+      auto comma = list.find(',', start);
+      std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      auto [name, values] = parse_axis_option(item);
+      if (values.size() != 1) throw Error("case id '" + id + "': '" + item + "' is not one value");
+      given[name] = values[0];
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  std::vector<std::pair<std::string, std::int64_t>> values;
+  for (const Axis& axis : kernel->axes()) {
+    if (!axis.applies_to(backend)) continue;
+    auto it = given.find(axis.name);
+    if (it == given.end()) throw Error("case id '" + id + "': axis '" + axis.name + "' is missing");
+    values.emplace_back(axis.name, it->second);
+    given.erase(it);
+  }
+  if (!given.empty()) throw Error("case id '" + id + "': kernel " + kernel_name + " has no axis '" + given.begin()->first + "'");
+  Params params(std::move(values));
+  if (!kernel->is_valid(params, backend))
+    throw Error("case id '" + id + "': not a valid parameter point of " + kernel_name);
+  return {kernel, backend, params, case_id(kernel_name, backend, params)};
+}
+
+}  // namespace perfgate

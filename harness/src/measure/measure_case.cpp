@@ -1,0 +1,116 @@
+#include "measure/measure_case.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+
+#include "perfgate/error.h"
+#include "stats/summary.h"
+
+namespace perfgate {
+namespace {
+
+Metric make_metric(std::vector<double> samples) {
+  Metric m;
+  m.samples = std::move(samples);
+  m.summary = summarize(m.samples);
+  return m;
+}
+
+std::vector<double> map_samples(const std::vector<double>& latency_ns, double numerator) {
+  std::vector<double> out;
+  out.reserve(latency_ns.size());
+  for (double ns : latency_ns) out.push_back(ns > 0 ? numerator / ns : 0);
+  return out;
+}
+
+}  // namespace
+
+void derive_metrics(CaseResult& result, const Peaks& peaks) {
+  auto latency = result.metrics.find("latency_ns");
+  if (latency == result.metrics.end()) return;
+  const auto& ns = latency->second.samples;
+  const double bytes = result.cost.bytes();
+  if (bytes > 0) {  // bytes per ns = GB/s (1 GB = 1e9 B)
+    result.metrics["bandwidth_gbps"] = make_metric(map_samples(ns, bytes));
+    if (peaks.bandwidth_gbps > 0) {
+      result.peak_bandwidth_gbps = peaks.bandwidth_gbps;
+      result.metrics["pct_peak_bw"] = make_metric(map_samples(ns, 100.0 * bytes / peaks.bandwidth_gbps));
+    }
+  }
+  if (result.cost.flops > 0) result.metrics["gflops"] = make_metric(map_samples(ns, result.cost.flops));
+  result.arithmetic_intensity = bytes > 0 ? result.cost.flops / bytes : 0;
+  if (bytes == 0 && result.cost.flops == 0) {
+    result.bound.clear();
+  } else if (peaks.bandwidth_gbps > 0 && peaks.gflops > 0) {
+    // The roofline's ridge point: intensities below it cannot reach the compute peak.
+    result.bound = result.arithmetic_intensity < peaks.gflops / peaks.bandwidth_gbps ? "memory" : "compute";
+  } else {
+    result.bound = result.cost.flops == 0 || result.arithmetic_intensity < 1 ? "memory" : "compute";
+  }
+}
+
+CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingOptions& options,
+                        const Peaks& peaks, std::uint64_t seed) {
+  CaseResult result;
+  result.id = spec.id;
+  result.kernel = spec.kernel->name();
+  result.backend = std::string(to_string(spec.backend));
+  result.params = spec.params;
+  result.source_hash = spec.kernel->source_hash();
+  try {
+    result.cost = spec.kernel->cost_of(spec.params);
+    const auto specs = spec.kernel->buffer_specs(spec.params);
+    if (auto why = device.unsupported(*spec.kernel, spec.params, specs)) {
+      result.verdict = Verdict::skipped;
+      result.message = *why;
+      return result;
+    }
+    std::uint64_t working_set = 0;
+    for (const auto& s : specs) working_set += s.bytes();
+    result.fits_in_cache = working_set <= device.last_level_cache_bytes();
+
+    Buffers host(specs);
+    Rng rng(seed);
+    spec.kernel->fill_inputs(spec.params, host, rng);
+    auto prepared = device.prepare(*spec.kernel, spec.params, host);
+    prepared->upload(host);  // inputs, and poisoned outputs
+    prepared->run_once();
+    prepared->download(host);
+    CheckResult check = spec.kernel->verify(spec.params, host);
+    char seed_text[48];
+    std::snprintf(seed_text, sizeof seed_text, " (seed %llu)", static_cast<unsigned long long>(seed));
+    result.check = check.detail + seed_text;
+    if (!check.ok) {
+      result.verdict = Verdict::error;
+      result.message = "wrong result: " + result.check;
+      return result;
+    }
+
+    Samples samples = sample(*prepared, options);
+    result.metrics["latency_ns"] = make_metric(samples.device_ns);
+    result.metrics["host_latency_ns"] = make_metric(samples.host_ns);
+    if (!samples.cold_device_ns.empty())
+      result.metrics["cold_latency_ns"] = make_metric(samples.cold_device_ns);
+    const auto names = prepared->stage_names();
+    if (names.size() > 1 && samples.stage_ns.size() == names.size()) {
+      double total = 0;
+      for (const auto& s : samples.stage_ns) total += median(s);
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const double ns = median(samples.stage_ns[i]);
+        result.stages.push_back({names[i], ns, total > 0 ? 100.0 * ns / total : 0});
+      }
+    }
+    derive_metrics(result, peaks);
+    result.verdict = Verdict::no_baseline;
+  } catch (const NoDevice& e) {
+    result.verdict = Verdict::skipped;
+    result.message = e.reason;
+  } catch (const std::exception& e) {
+    result.verdict = Verdict::error;
+    result.message = e.what();
+  }
+  return result;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,94 @@
+#include "measure/sampler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace perfgate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+double median_relative_precision(std::vector<double> samples) {
+  const std::size_t n = samples.size();
+  if (n < 5) return INFINITY;
+  std::sort(samples.begin(), samples.end());
+  // Order statistics bracketing the median with ~95% coverage (binomial, normal approximation).
+  const double half = 0.98 * std::sqrt(static_cast<double>(n));
+  const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2.0 - half)));
+  const auto hi = static_cast<std::size_t>(std::min(n - 1.0, std::ceil(n / 2.0 + half)));
+  const double med = median_of(samples);
+  return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
+}
+
+Samples sample(PreparedCase& prepared, const SamplingOptions& options) {
+  Samples out;
+  const auto start = Clock::now();
+
+  // Batch size: enough dispatches that one batch outlasts the timer's resolution and the
+  // submit overhead by far.
+  double one_ns = std::max(1.0, prepared.time_batch(1, false).device_ns);
+  out.dispatches_per_batch =
+      std::clamp(static_cast<int>(std::ceil(options.batch_min_time_ms * 1e6 / one_ns)), 1, 1 << 20);
+
+  // Warm-up: GPUs idle at a fraction of their clock. Run rounds of batches until two successive
+  // round medians agree within 2%, for at least warmup_s and at most a quarter of the timeout.
+  const auto warm_start = Clock::now();
+  double previous = 0;
+  for (;;) {
+    std::vector<double> round;
+    for (int i = 0; i < 3; ++i) {
+      BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
+      round.push_back(t.device_ns / t.dispatches);
+    }
+    const double current = median_of(round);
+    const double spent = seconds_since(warm_start);
+    const bool settled = previous > 0 && std::abs(current / previous - 1) < 0.02;
+    if ((settled && spent >= options.warmup_s) || spent >= options.timeout_s / 4) break;
+    previous = current;
+    // Re-size the batch now that clocks are higher.
+    out.dispatches_per_batch = std::clamp(
+        static_cast<int>(std::ceil(options.batch_min_time_ms * 1e6 / std::max(1.0, current))), 1,
+        1 << 20);
+  }
+  out.warmup_s = seconds_since(warm_start);
+
+  const auto sampling_start = Clock::now();
+  for (;;) {
+    BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
+    out.device_ns.push_back(t.device_ns / t.dispatches);
+    out.host_ns.push_back(t.host_ns / t.dispatches);
+    if (out.stage_ns.size() < t.stage_device_ns.size()) out.stage_ns.resize(t.stage_device_ns.size());
+    for (std::size_t s = 0; s < t.stage_device_ns.size(); ++s)
+      out.stage_ns[s].push_back(t.stage_device_ns[s] / t.dispatches);
+
+    const int n = static_cast<int>(out.device_ns.size());
+    const double spent = seconds_since(sampling_start);
+    if (n >= options.max_samples || seconds_since(start) >= options.timeout_s) break;
+    if (n < options.min_samples || spent < options.min_time_s) continue;
+    if (median_relative_precision(out.device_ns) <= options.target_precision_pct) {
+      out.converged = true;
+      break;
+    }
+  }
+
+  for (int i = 0; i < options.cold_samples && seconds_since(start) < options.timeout_s; ++i) {
+    BatchTiming t = prepared.time_batch(1, true);
+    out.cold_device_ns.push_back(t.device_ns);
+  }
+  return out;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,37 @@
+#pragma once
+// Warm-up, batch sizing and adaptive sampling: sample until the median is known to the target
+// precision, within a minimum sample count, a minimum time and a timeout.
+#include <functional>
+#include <vector>
+
+#include "measure/device.h"
+
+namespace perfgate {
+
+struct SamplingOptions {
+  int min_samples = 10;
+  int max_samples = 200;
+  double min_time_s = 0.3;
+  double timeout_s = 20;
+  double target_precision_pct = 1.0;  // 95% CI half-width of the median, % of the median
+  double warmup_s = 0.1;
+  double batch_min_time_ms = 2;       // a sample is a batch lasting at least this long
+  int cold_samples = 5;               // 0: no cold measurement
+};
+
+struct Samples {
+  std::vector<double> device_ns;      // per dispatch, one per batch
+  std::vector<double> host_ns;        // per dispatch, one per batch
+  std::vector<std::vector<double>> stage_ns;  // [stage][sample], per dispatch
+  std::vector<double> cold_device_ns; // one dispatch each, caches flushed before
+  int dispatches_per_batch = 1;
+  double warmup_s = 0;                // time spent warming up
+  bool converged = false;             // the target precision was reached
+};
+
+// Half-width of the distribution-free 95% confidence interval of the median, relative to it.
+double median_relative_precision(std::vector<double> samples);
+
+Samples sample(PreparedCase& prepared, const SamplingOptions& options);
+
+}  // namespace perfgate

@@ -1,0 +1,52 @@
+#pragma once
+// Approved baselines: baselines/<machine id>/<kernel>.yaml, one entry per case, with samples
+// from several separate runs, the fingerprint they were measured on and who approved them.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+struct Approval {
+  std::string by;
+  std::string at;      // ISO 8601 UTC
+  std::string reason;
+  std::string commit;
+};
+
+struct BaselineCase {
+  std::string id;                 // case id
+  std::string kernel;
+  std::string backend;
+  Fingerprint fingerprint;
+  std::string perfgate_version;
+  std::string source_hash;
+  std::string measured_at;        // ISO 8601 UTC
+  std::string commit;             // the commit the samples were measured at
+  // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
+  std::map<std::string, std::vector<std::vector<double>>> runs;
+  Approval approval;
+};
+
+class BaselineStore {
+ public:
+  explicit BaselineStore(std::filesystem::path root) : root_(std::move(root)) {}
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path kernel_file(const std::string& machine_id, const std::string& kernel) const;
+
+  // The approved baseline of a case on a machine, or nullopt. A file that exists but cannot be
+  // parsed (truncated, edited by hand into nonsense) throws Error naming the file and line.
+  std::optional<BaselineCase> find(const std::string& machine_id, const std::string& kernel,
+                                   const std::string& case_id) const;
+  // Every approved case of a machine (all machines when machine_id is empty).
+  std::vector<BaselineCase> all(const std::string& machine_id = "") const;
+
+ private:
+  std::filesystem::path root_;
+};
+
+}  // namespace perfgate
