@@ -55,3 +55,19 @@ const std::uint32_t kWords[] =
   endforeach()
   target_include_directories(${target} PRIVATE "${gen_dir}")
 endfunction()
+
+# perfgate_add_executable(<name> SOURCES <kernel .cpp>... [SHADERS <.comp>...])
+#
+# A perfgate command of your own: the harness, its CLI and your kernels in one executable.
+# Pair it with perfgate_discover_tests(<name>) to get one CTest test per case.
+function(perfgate_add_executable name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;SHADERS" ${ARGN})
+  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}_perfgate_main.cpp")
+  file(CONFIGURE OUTPUT "${main}" CONTENT
+"#include \"perfgate/main.h\"
+int main(int argc, char** argv) { return perfgate::perfgate_main(argc, argv); }
+")
+  add_executable(${name} "${main}")
+  target_link_libraries(${name} PRIVATE perfgate::harness)
+  perfgate_add_kernels(${name} SOURCES ${ARG_SOURCES} SHADERS ${ARG_SHADERS})
+endfunction()

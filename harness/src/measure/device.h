@@ -44,6 +44,9 @@ class Device {
   virtual const Fingerprint& fingerprint() const = 0;
   virtual const DeviceLimits& limits() const = 0;
   virtual std::uint64_t last_level_cache_bytes() const = 0;
+  // A real GPU (discrete or integrated), not a CPU implementation of Vulkan such as llvmpipe:
+  // `perfgate run` prefers one, else it runs on the CPU backend.
+  virtual bool is_gpu() const { return false; }
   // Why a case cannot run here (e.g. a buffer over maxStorageBufferRange), or nullopt.
   virtual std::optional<std::string> unsupported(const KernelDef& kernel, const Params& params,
                                                  const std::vector<BufferSpec>& specs) const = 0;

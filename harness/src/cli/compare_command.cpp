@@ -1,0 +1,71 @@
+// perfgate compare A.json B.json: judges run B against run A as if A were the baseline.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "judge/thresholds.h"
+#include "measure/gate.h"
+#include "report/table_printer.h"
+#include "store/result_json.h"
+
+namespace perfgate::cli {
+namespace {
+
+struct CompareFlags {
+  std::string before, after;
+  CommonOptions common;
+};
+
+BaselineCase as_baseline(const CaseResult& r, const Fingerprint& fingerprint) {
+  BaselineCase b;
+  b.id = r.id;
+  b.kernel = r.kernel;
+  b.backend = r.backend;
+  b.fingerprint = fingerprint;
+  b.source_hash = r.source_hash;
+  for (const auto& [name, metric] : r.metrics) b.runs[name] = {metric.samples};
+  return b;
+}
+
+int compare_main(const CompareFlags& flags) {
+  const RunResult before = read_results(flags.before);
+  RunResult after = read_results(flags.after);
+  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+  int worst = 1 << 30, code = 0;
+  for (auto& r : after.cases) {
+    std::optional<BaselineCase> baseline;
+    for (const auto& b : before.cases)
+      if (b.id == r.id && b.verdict != Verdict::error && b.verdict != Verdict::skipped)
+        baseline = as_baseline(b, before.fingerprint);
+    if (r.verdict == Verdict::error || r.verdict == Verdict::skipped) {
+      // keep the recorded verdict
+    } else {
+      r.verdict = Verdict::no_baseline;
+      judge_against(r, baseline, thresholds.resolve(r.id, after.fingerprint.machine_id), after.fingerprint);
+    }
+    if (severity(r.verdict) < worst) {
+      worst = severity(r.verdict);
+      code = exit_code(r.verdict, false);
+    }
+  }
+  if (!flags.common.json_file.empty()) write_results(flags.common.json_file, after);
+  TableStyle style{flags.common.use_color()};
+  std::fputs(render_table(after, style).c_str(), stdout);
+  std::fputs(render_details(after, style).c_str(), stdout);
+  return code == 77 ? 0 : code;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<CompareFlags>();
+  CLI::App* compare = app.add_subcommand("compare", "Judge one results file against another (B against A as baseline)");
+  compare->add_option("A", flags->before, "Results JSON taken as the baseline")->required()->check(CLI::ExistingFile);
+  compare->add_option("B", flags->after, "Results JSON to judge")->required()->check(CLI::ExistingFile);
+  compare->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  compare->add_option("--json", flags->common.json_file, "Write B with its new verdicts to FILE");
+  compare->add_option("--color", flags->common.color, "auto, always or never");
+  compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,79 @@
+// perfgate list: kernels, their cases per backend, and the devices found here.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "perfgate/registry.h"
+#include "perfgate/result.h"
+
+namespace perfgate::cli {
+namespace {
+
+struct ListFlags {
+  CommonOptions common;
+  bool ctest = false;
+  bool machine_id = false;
+};
+
+void print_devices(const std::vector<Backend>& backends, const std::string& selector) {
+  std::printf("devices:\n");
+  for (Backend b : backends) {
+    OpenedDevice opened = open_backend(b, selector);
+    if (!opened.device) {
+      std::printf("  %-7s none: %s\n", std::string(to_string(b)).c_str(), opened.missing_reason.c_str());
+      continue;
+    }
+    const Fingerprint& f = opened.device->fingerprint();
+    std::printf("  %-7s %s  (machine id %s%s%s)\n", std::string(to_string(b)).c_str(),
+                f.device_name.c_str(), f.machine_id.c_str(),
+                f.driver_version.empty() ? "" : ", driver ", f.driver_version.c_str());
+  }
+}
+
+int list_main(const ListFlags& flags) {
+  std::vector<Backend> backends;
+  if (!flags.common.backend.empty()) backends.push_back(backend_from_string(flags.common.backend));
+  if (flags.machine_id) {
+    Backend b = backends.empty() ? best_backend(flags.common.device) : backends[0];
+    OpenedDevice opened = open_backend(b, flags.common.device);
+    if (!opened.device) {
+      std::fprintf(stderr, "perfgate: no %s device: %s\n", std::string(to_string(b)).c_str(),
+                   opened.missing_reason.c_str());
+      return 77;
+    }
+    std::printf("%s\n", opened.device->fingerprint().machine_id.c_str());
+    return 0;
+  }
+  const auto cases = select_cases(flags.common.selection(backends));
+  if (flags.ctest) {  // read by ctest/PerfgateTests.cmake: "<case id> <kernel> <backend>"
+    for (const auto& c : cases)
+      std::printf("%s %s %s\n", c.id.c_str(), c.kernel->name().c_str(),
+                  std::string(to_string(c.backend)).c_str());
+    return 0;
+  }
+  std::printf("kernels:\n");
+  for (const KernelDef& k : registered_kernels()) {
+    std::string in;
+    for (Backend b : {Backend::cpu, Backend::vulkan})
+      if (k.has_backend(b)) in += (in.empty() ? "" : ",") + std::string(to_string(b));
+    std::printf("  %-16s [%s] %s\n", k.name().c_str(), in.c_str(), k.description().c_str());
+  }
+  std::printf("cases (%zu):\n", cases.size());
+  for (const auto& c : cases) std::printf("  %s\n", c.id.c_str());
+  print_devices(backends.empty() ? std::vector<Backend>{Backend::cpu, Backend::vulkan} : backends,
+                flags.common.device);
+  return 0;
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<ListFlags>();
+  CLI::App* list = app.add_subcommand("list", "List kernels, cases, backends and the devices found here");
+  add_selection_options(*list, flags->common);
+  list->add_flag("--ctest", flags->ctest, "One line per case for CTest discovery: <case id> <kernel> <backend>");
+  list->add_flag("--machine-id", flags->machine_id, "Print only this machine's id for the backend");
+  list->callback([flags, &context] { context.exit_code = list_main(*flags); });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,53 @@
+#pragma once
+// The options most commands share, and what they build: the selection of cases, the device,
+// the thresholds and the baselines. Built once here and passed down as values.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "judge/thresholds.h"
+#include "measure/case_selection.h"
+#include "measure/device.h"
+#include "store/baseline.h"
+
+namespace perfgate::cli {
+
+struct CommonOptions {
+  std::vector<std::string> cases;    // positional case globs or kernel names
+  std::string backend;               // "" = best device here
+  std::string kernel_glob;
+  std::string device;
+  std::vector<std::string> axes;     // NAME=V1,V2
+  std::string json_file;
+  std::string baselines_dir = std::string(PERFGATE_SOURCE_DIR) + "/baselines";
+  std::string thresholds_dir = std::string(PERFGATE_SOURCE_DIR) + "/thresholds";
+  std::string cache_dir;             // "" = $PERFGATE_CACHE_DIR or ~/.cache/perfgate
+  std::uint64_t seed = 0;            // 0 = fresh random inputs each run
+  bool quiet = false;
+  std::string color = "auto";
+
+  Selection selection(std::vector<Backend> backends) const;
+  std::filesystem::path cache_path() const;
+  std::uint64_t input_seed() const;
+  bool use_color() const;
+};
+
+// Selection, device and output options (run, check, list, baseline propose).
+void add_selection_options(CLI::App& command, CommonOptions& options);
+// --json, --baselines, --thresholds, --cache-dir, --seed, --quiet, --color.
+void add_run_options(CLI::App& command, CommonOptions& options);
+
+// Opens the device of a backend; nullopt with the reason when there is none here.
+struct OpenedDevice {
+  std::unique_ptr<Device> device;
+  std::string missing_reason;
+};
+OpenedDevice open_backend(Backend backend, const std::string& selector);
+// The backend `perfgate run` uses without --backend: a Vulkan GPU, else the CPU.
+Backend best_backend(const std::string& selector);
+
+}  // namespace perfgate::cli

@@ -1,0 +1,49 @@
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+#include "core/sysinfo.h"
+#include "perfgate/error.h"
+#include "perfgate/main.h"
+
+namespace perfgate {
+
+int perfgate_main(int argc, char** argv) {
+  CLI::App app{"perfgate: a performance regression gate for compute kernels.\n"
+               "Measures each kernel's latency and bandwidth, judges it against the approved\n"
+               "baseline under the YAML thresholds, and fails on a real regression.\n"
+               "Exit codes: 0 pass/improved, 1 regressed, 2 error, 77 skipped (no device or baseline)."};
+  app.set_version_flag("--version", perfgate_version());
+  app.require_subcommand(0, 1);
+  cli::Context context;
+  cli::add_run_command(app, context);
+  cli::add_list_command(app, context);
+  cli::add_compare_command(app, context);
+  // cli::add_baseline_command(app, context);
+  // cli::add_report_command(app, context);
+  // cli::add_notify_command(app, context);
+  try {
+    if (argc == 1) {  // plain `perfgate` is `perfgate run`
+      const char* run_args[] = {argv[0], "run", nullptr};
+      app.parse(2, const_cast<char**>(run_args));
+    } else {
+      app.parse(argc, argv);
+    }
+    if (app.get_subcommands().empty()) {
+      std::fputs(app.help().c_str(), stdout);
+      return 0;
+    }
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "perfgate: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perfgate: internal error: %s\n", e.what());
+    return 2;
+  }
+  return context.exit_code;
+}
+
+}  // namespace perfgate

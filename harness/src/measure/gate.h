@@ -1,0 +1,40 @@
+#pragma once
+// Measures a case and judges it against its approved baseline under the thresholds: the whole
+// of what `perfgate check` does for one CTest test. An inconclusive judgement is measured again,
+// a bounded number of times, with the samples pooled, before it stands.
+#include <filesystem>
+
+#include "judge/thresholds.h"
+#include "measure/case_selection.h"
+#include "measure/device.h"
+#include "measure/measure_case.h"
+#include "store/baseline.h"
+
+namespace perfgate {
+
+class Gate {
+ public:
+  Gate(Device& device, const ThresholdSet& thresholds, const BaselineStore* baselines, Peaks peaks,
+       std::uint64_t seed)
+      : device_(device), thresholds_(thresholds), baselines_(baselines), peaks_(peaks), seed_(seed) {}
+
+  CaseResult run(const CaseSpec& spec);
+  // Judges an already measured result (used by `compare` and after each measurement).
+  void judge(CaseResult& result, const Thresholds& thresholds) const;
+
+  static SamplingOptions sampling_options(const SamplingSettings& settings);
+
+ private:
+  Device& device_;
+  const ThresholdSet& thresholds_;
+  const BaselineStore* baselines_;
+  Peaks peaks_;
+  std::uint64_t seed_;
+};
+
+// Judges `result` against baseline runs: one judgement per thresholded metric. Without a
+// baseline only floors can be judged. Sets result.verdict, judgements and message.
+void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseline,
+                   const Thresholds& thresholds, const Fingerprint& current);
+
+}  // namespace perfgate

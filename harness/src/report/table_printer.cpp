@@ -1,0 +1,144 @@
+#include "report/table_printer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+namespace perfgate {
+namespace {
+
+std::string fixed(double value, int significant) {
+  char text[64];
+  const int digits = value == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::abs(value)))) + 1;
+  std::snprintf(text, sizeof text, "%.*f", std::max(0, significant - digits), value);
+  return text;
+}
+
+const char* verdict_color(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "\033[32m";
+    case Verdict::improved: return "\033[36m";
+    case Verdict::regressed:
+    case Verdict::error: return "\033[1;31m";
+    case Verdict::inconclusive: return "\033[33m";
+    case Verdict::no_baseline:
+    case Verdict::skipped: return "\033[2m";
+  }
+  return "";
+}
+
+// Display width of UTF-8 text (µ is two bytes, one column).
+std::size_t width(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+const Metric* metric(const CaseResult& r, const char* name) {
+  auto it = r.metrics.find(name);
+  return it == r.metrics.end() ? nullptr : &it->second;
+}
+
+std::string verdict_text(const CaseResult& r) {
+  std::string text(to_string(r.verdict));
+  for (const auto& j : r.judgements)
+    if (j.metric == "latency_ns" && (r.verdict == Verdict::regressed || r.verdict == Verdict::improved ||
+                                     r.verdict == Verdict::pass || r.verdict == Verdict::inconclusive)) {
+      char delta[32];
+      // change_pct is positive when worse; show the latency change with its sign.
+      std::snprintf(delta, sizeof delta, " %+.1f%%", j.change_pct);
+      text += delta;
+    }
+  return text;
+}
+
+}  // namespace
+
+std::string format_duration_ns(double ns) {
+  if (ns < 1e3) return fixed(ns, 3) + " ns";
+  if (ns < 1e6) return fixed(ns / 1e3, 3) + " µs";
+  if (ns < 1e9) return fixed(ns / 1e6, 3) + " ms";
+  return fixed(ns / 1e9, 3) + " s";
+}
+
+std::string format_bandwidth(double gbps) {
+  return gbps >= 1000 ? fixed(gbps / 1000, 3) + " TB/s" : fixed(gbps, 3) + " GB/s";
+}
+
+std::string format_flops(double gflops) {
+  return gflops >= 1000 ? fixed(gflops / 1000, 3) + " TFLOP/s" : fixed(gflops, 3) + " GFLOP/s";
+}
+
+std::string render_table(const RunResult& run, const TableStyle& style) {
+  const std::vector<std::string> header{"case", "latency", "±", "bandwidth", "% peak", "GFLOP/s", "bound", "verdict"};
+  std::vector<std::vector<std::string>> rows;
+  std::vector<Verdict> verdicts;
+  for (const auto& r : run.cases) {
+    std::vector<std::string> row{r.id, "-", "", "-", "-", "-", r.bound.empty() ? "-" : r.bound, verdict_text(r)};
+    if (const Metric* m = metric(r, "latency_ns")) {
+      row[1] = format_duration_ns(m->summary.median);
+      row[2] = m->summary.median > 0 ? fixed(100.0 * m->summary.mad / m->summary.median, 2) + "%" : "";
+    }
+    if (const Metric* m = metric(r, "bandwidth_gbps")) row[3] = format_bandwidth(m->summary.median);
+    if (const Metric* m = metric(r, "pct_peak_bw")) row[4] = fixed(m->summary.median, 3) + "%";
+    if (const Metric* m = metric(r, "gflops")) row[5] = fixed(m->summary.median, 4);
+    if (r.fits_in_cache && metric(r, "latency_ns")) row[0] += " (in cache)";
+    rows.push_back(std::move(row));
+    verdicts.push_back(r.verdict);
+  }
+  std::vector<std::size_t> widths(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    widths[c] = width(header[c]);
+    for (const auto& row : rows) widths[c] = std::max(widths[c], width(row[c]));
+  }
+  auto line = [&](const std::vector<std::string>& cells, const char* color) {
+    std::string out;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string pad(widths[c] - width(cells[c]), ' ');
+      const bool left = c == 0 || c == 6 || c == 7;
+      std::string cell = left ? cells[c] + pad : pad + cells[c];
+      if (c == 7 && color && style.color) cell = std::string(color) + cell + "\033[0m";
+      out += cell;
+      if (c + 1 < cells.size()) out += "  ";
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::string out = line(header, nullptr);
+  std::size_t total = 0;
+  for (std::size_t w : widths) total += w + 2;
+  out += std::string(total - 2, '-') + "\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) out += line(rows[i], verdict_color(verdicts[i]));
+
+  std::map<int, std::pair<Verdict, int>> counts;
+  for (Verdict v : verdicts) {
+    auto& entry = counts[severity(v)];
+    entry.first = v;
+    entry.second++;
+  }
+  std::string summary = "\n" + std::to_string(run.cases.size()) + " cases on " +
+                        run.fingerprint.machine_id + ":";
+  for (const auto& [rank, entry] : counts)
+    summary += " " + std::to_string(entry.second) + " " + std::string(to_string(entry.first)) + ",";
+  summary.back() = '\n';
+  return out + summary;
+}
+
+std::string render_details(const RunResult& run, const TableStyle& style) {
+  std::vector<const CaseResult*> notable;
+  for (const auto& r : run.cases)
+    if (r.verdict != Verdict::pass && !r.message.empty()) notable.push_back(&r);
+  std::stable_sort(notable.begin(), notable.end(), [](auto* a, auto* b) {
+    return severity(a->verdict) < severity(b->verdict);
+  });
+  std::string out;
+  for (const CaseResult* r : notable) {
+    std::string tag(to_string(r->verdict));
+    if (style.color) tag = std::string(verdict_color(r->verdict)) + tag + "\033[0m";
+    out += "  " + tag + "  " + r->id + ": " + r->message + "\n";
+  }
+  return out;
+}
+
+}  // namespace perfgate
