@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Bad input gets exit 2 and one clear line naming the file, line or value; nothing stored changes.
+set -uo pipefail
+: "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
+tmp="$PERFGATE_E2E_TMP"
+rm -rf "$tmp" && mkdir -p "$tmp/thresholds" "$tmp/baselines"
+fail=0
+expect() {  # expect CODE PATTERN -- command...
+  local code=$1 pattern=$2
+  shift 3
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -Eq "$pattern" <<<"$out"; then
+    echo "FAIL: '$*' exited $rc (want $code), output:"
+    echo "$out"
+    fail=1
+  else
+    echo "ok: $* -> $rc: $(grep -E "$pattern" <<<"$out" | head -1)"
+  fi
+}
+run=(--backend cpu --baselines "$tmp/baselines" --cache-dir "$tmp/cache" --axis n=4096 --kernel copy)
+
+expect 2 "matches no case" -- "$PERFGATE" run --backend cpu "nosuch/*"
+expect 2 "matches no kernel" -- "$PERFGATE" run --backend cpu --kernel "nosuch*"
+expect 2 "no selected kernel has this axis" -- "$PERFGATE" run --backend cpu --kernel copy --axis tile=16
+expect 2 "not an integer" -- "$PERFGATE" run --backend cpu --axis n=lots
+expect 2 "nosuch-dir" -- "$PERFGATE" run "${run[@]}" --thresholds "$tmp/nosuch-dir"
+
+printf 'defaults:\n  significance: 0.01\n  metrics:\n    latency_ns: {direction: lower, max_regresion_pct: 10}\n' \
+  > "$tmp/thresholds/typo.yaml"
+expect 2 "typo.yaml:4.*max_regresion_pct" -- "$PERFGATE" run "${run[@]}" --thresholds "$tmp/thresholds"
+printf 'defaults:\n  significance: [oops\n' > "$tmp/thresholds/typo.yaml"
+expect 2 "typo.yaml:[0-9]+" -- "$PERFGATE" run "${run[@]}" --thresholds "$tmp/thresholds"
+printf 'defaults:\n  significance: lots\n' > "$tmp/thresholds/typo.yaml"
+expect 2 "typo.yaml:2.*significance" -- "$PERFGATE" run "${run[@]}" --thresholds "$tmp/thresholds"
+
+# A truncated baseline file names the file; nothing else under baselines/ changes.
+machine=$("$PERFGATE" list --machine-id --backend cpu)
+mkdir -p "$tmp/baselines/$machine"
+printf 'schema: 1\nkernel: copy\ncases:\n  "copy/cpu/n=4096":\n    runs: {latency_ns: [[1, 2' \
+  > "$tmp/baselines/$machine/copy.yaml"
+before=$(sha256sum "$tmp/baselines/$machine/copy.yaml")
+expect 2 "copy.yaml" -- "$PERFGATE" check copy/cpu/n=4096 --baselines "$tmp/baselines" --cache-dir "$tmp/cache"
+[ "$before" = "$(sha256sum "$tmp/baselines/$machine/copy.yaml")" ] || { echo "FAIL: baseline changed"; fail=1; }
+
+expect 2 "no kernel named 'nosuch'" -- "$PERFGATE" check nosuch/cpu/n=1
+expect 2 "cannot open results file|No such file|does not exist" -- "$PERFGATE" compare "$tmp/a.json" "$tmp/b.json"
+exit $fail

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Real ctest over the generated perf tests: every case of `perfgate list --ctest` is a test
+# with the labels perf, its kernel and its backend; a case without a baseline skips (77).
+set -euo pipefail
+: "${PERFGATE:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
+rm -rf "$PERFGATE_E2E_TMP" && mkdir -p "$PERFGATE_E2E_TMP"
+listed=$("$PERFGATE" list --ctest | wc -l)
+registered=$(ctest --test-dir "$PERFGATE_BUILD_DIR" -N -L '^perf$' | grep -c 'Test *#' || true)
+echo "listed $listed cases, ctest has $registered perf tests"
+[ "$listed" -gt 0 ] && [ "$listed" -eq "$registered" ] || { echo "FAIL: counts differ" >&2; exit 1; }
+# Labels: kernel and backend.
+ctest --test-dir "$PERFGATE_BUILD_DIR" -N -L '^copy$' | grep -q 'copy/cpu/' \
+  || { echo "FAIL: no copy label" >&2; exit 1; }
+# One real perf test through ctest, against an empty baselines folder: skipped, not failed.
+export PERFGATE_CACHE_DIR="$PERFGATE_E2E_TMP/cache"
+out=$(ctest --test-dir "$PERFGATE_BUILD_DIR" -R '^copy/cpu/n=1048576$' --output-on-failure 2>&1 || true)
+echo "$out"
+grep -Eq 'Passed|Skipped|Not Run' <<<"$out" || { echo "FAIL: perf test neither passed nor skipped" >&2; exit 1; }
+! grep -q 'Failed' <<<"$out" || { echo "FAIL: perf test failed" >&2; exit 1; }
+echo OK
