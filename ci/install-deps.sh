@@ -7,7 +7,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
   libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools
-  python3
+  python3 chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -65,7 +65,7 @@ function(perfgate_add_executable name)
   set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}_perfgate_main.cpp")
   file(CONFIGURE OUTPUT "${main}" CONTENT
 "#include \"perfgate/main.h\"
-int main(int argc, char** argv) { return perfgate::perfgate_main(argc, argv); }
+int main(int argc, char** argv) { return perfgate::perfgate_main(argc, argv, \"${CMAKE_CURRENT_SOURCE_DIR}\"); }
 ")
   add_executable(${name} "${main}")
   target_link_libraries(${name} PRIVATE perfgate::harness)

@@ -1,12 +1,18 @@
 #pragma once
 // Each command adds itself to the CLI11 app; its callback stores the exit code in `exit_code`.
 // A command throws perfgate::Error for bad input: perfgate_main prints it and exits 2.
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace perfgate::cli {
 
 struct Context {
   int exit_code = 0;
+  // The project whose baselines/ and thresholds/ folders are the defaults.
+  std::string project_dir;
+  std::string baselines_dir() const { return project_dir + "/baselines"; }
+  std::string thresholds_dir() const { return project_dir + "/thresholds"; }
 };
 
 void add_run_command(CLI::App& app, Context& context);      // run (also the default), check

@@ -52,7 +52,9 @@ void add_selection_options(CLI::App& command, CommonOptions& o) {
       ->take_all();
 }
 
-void add_run_options(CLI::App& command, CommonOptions& o) {
+void add_run_options(CLI::App& command, CommonOptions& o, const Context& context) {
+  o.baselines_dir = context.baselines_dir();
+  o.thresholds_dir = context.thresholds_dir();
   command.add_option("--json", o.json_file, "Write the run's results JSON to FILE");
   command.add_option("--baselines", o.baselines_dir, "Approved baselines folder")->capture_default_str();
   command.add_option("--thresholds", o.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();

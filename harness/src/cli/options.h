@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/commands.h"
 #include "judge/thresholds.h"
 #include "measure/case_selection.h"
 #include "measure/device.h"
@@ -23,8 +24,8 @@ struct CommonOptions {
   std::string device;
   std::vector<std::string> axes;     // NAME=V1,V2
   std::string json_file;
-  std::string baselines_dir = std::string(PERFGATE_SOURCE_DIR) + "/baselines";
-  std::string thresholds_dir = std::string(PERFGATE_SOURCE_DIR) + "/thresholds";
+  std::string baselines_dir;         // defaults from the Context
+  std::string thresholds_dir;
   std::string cache_dir;             // "" = $PERFGATE_CACHE_DIR or ~/.cache/perfgate
   std::uint64_t seed = 0;            // 0 = fresh random inputs each run
   bool quiet = false;
@@ -39,7 +40,7 @@ struct CommonOptions {
 // Selection, device and output options (run, check, list, baseline propose).
 void add_selection_options(CLI::App& command, CommonOptions& options);
 // --json, --baselines, --thresholds, --cache-dir, --seed, --quiet, --color.
-void add_run_options(CLI::App& command, CommonOptions& options);
+void add_run_options(CLI::App& command, CommonOptions& options, const Context& context);
 
 // Opens the device of a backend; nullopt with the reason when there is none here.
 struct OpenedDevice {

@@ -8,7 +8,7 @@
 
 namespace perfgate {
 
-int perfgate_main(int argc, char** argv) {
+int perfgate_main(int argc, char** argv, const char* project_dir) {
   CLI::App app{"perfgate: a performance regression gate for compute kernels.\n"
                "Measures each kernel's latency and bandwidth, judges it against the approved\n"
                "baseline under the YAML thresholds, and fails on a real regression.\n"
@@ -16,6 +16,7 @@ int perfgate_main(int argc, char** argv) {
   app.set_version_flag("--version", perfgate_version());
   app.require_subcommand(0, 1);
   cli::Context context;
+  context.project_dir = project_dir ? project_dir : ".";
   cli::add_run_command(app, context);
   cli::add_list_command(app, context);
   cli::add_compare_command(app, context);

@@ -20,6 +20,7 @@ namespace {
 
 struct RunFlags {
   CommonOptions common;
+  std::string project_dir;
   bool require_baseline = false;
   bool no_judge = false;
 };
@@ -129,7 +130,7 @@ int run_main(const RunFlags& flags) {
   Selection selection = flags.common.selection({backend});
   selection.default_suite_only = true;
   const auto cases = select_cases(selection);
-  RunResult run = new_run({});
+  RunResult run = new_run({}, flags.project_dir);
   run_backend(flags, backend, cases, run, false);
   return finish(flags, run, false);
 }
@@ -152,7 +153,7 @@ int check_main(const RunFlags& flags) {
     if (!flags.common.backend.empty()) backends.push_back(backend_from_string(flags.common.backend));
     for (auto& c : select_cases(narrowed.selection(backends))) cases.push_back(std::move(c));
   }
-  RunResult run = new_run({});
+  RunResult run = new_run({}, flags.project_dir);
   for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
   return finish(flags, run, true);
 }
@@ -162,15 +163,17 @@ int check_main(const RunFlags& flags) {
 void add_run_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* run = app.add_subcommand("run", "Run the default suite on the best device here and print a table (the default command)");
+  flags->project_dir = context.project_dir;
   add_selection_options(*run, flags->common);
-  add_run_options(*run, flags->common);
+  add_run_options(*run, flags->common, context);
   run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
   run->callback([flags, &context] { context.exit_code = run_main(*flags); });
 
   auto check_flags = std::make_shared<RunFlags>();
   CLI::App* check = app.add_subcommand("check", "Measure cases and judge them against their baselines (what each CTest test runs)");
+  check_flags->project_dir = context.project_dir;
   add_selection_options(*check, check_flags->common);
-  add_run_options(*check, check_flags->common);
+  add_run_options(*check, check_flags->common, context);
   check->add_flag("--require-baseline", check_flags->require_baseline, "A missing baseline fails (exit 1) instead of skipping (77)");
   check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
 }

@@ -37,19 +37,19 @@ std::string utc_now_iso8601() {
   return text;
 }
 
-std::string source_commit() {
+std::string source_commit(const std::string& project_dir) {
   for (const char* name : {"PERFGATE_COMMIT", "GITHUB_SHA", "CI_COMMIT_SHA"})
     if (std::string v = env(name); !v.empty()) return v;
-  return first_line_of("git -C '" PERFGATE_SOURCE_DIR "' rev-parse HEAD 2>/dev/null");
+  return first_line_of("git -C '" + project_dir + "' rev-parse HEAD 2>/dev/null");
 }
 
-static std::string source_branch() {
+static std::string source_branch(const std::string& project_dir) {
   for (const char* name : {"PERFGATE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME"})
     if (std::string v = env(name); !v.empty()) return v;
-  return first_line_of("git -C '" PERFGATE_SOURCE_DIR "' rev-parse --abbrev-ref HEAD 2>/dev/null");
+  return first_line_of("git -C '" + project_dir + "' rev-parse --abbrev-ref HEAD 2>/dev/null");
 }
 
-RunResult new_run(const Fingerprint& fingerprint) {
+RunResult new_run(const Fingerprint& fingerprint, const std::string& project_dir) {
   RunResult run;
   run.perfgate_version = perfgate_version();
   run.started_at = utc_now_iso8601();
@@ -57,8 +57,8 @@ RunResult new_run(const Fingerprint& fingerprint) {
   char suffix[16];
   std::snprintf(suffix, sizeof suffix, "%08x", rd());
   run.run_id = run.started_at + "-" + suffix;
-  run.commit = source_commit();
-  run.branch = source_branch();
+  run.commit = source_commit(project_dir);
+  run.branch = source_branch(project_dir);
   run.fingerprint = fingerprint;
   return run;
 }
