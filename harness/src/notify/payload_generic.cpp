@@ -1,0 +1,41 @@
+#include "notify/payload_generic.h"
+
+#include "store/result_json.h"
+
+namespace perfgate::notify {
+
+using nlohmann::json;
+
+json generic_payload(const RunResult& run, const RunContext& context, const std::string& alert_id) {
+  json summary = {{"cases", run.cases.size()}};
+  for (const auto& [verdict, count] : verdict_counts(run)) summary[std::string(to_string(verdict))] = count;
+
+  json deltas = json::array();
+  for (const auto& d : ordered_deltas(run))
+    deltas.push_back({{"case", d.case_id},
+                      {"metric", d.metric},
+                      {"baseline", d.baseline},
+                      {"current", d.current},
+                      {"change_pct", d.change_pct},
+                      {"threshold_pct", d.threshold_pct},
+                      {"verdict", to_string(d.verdict)}});
+  json failures = json::array();
+  for (const CaseResult* c : failed_cases(run))
+    failures.push_back({{"case", c->id}, {"verdict", to_string(c->verdict)}, {"message", c->message}});
+
+  return {{"schema", kGenericSchema},
+          {"id", alert_id},
+          {"status", to_string(worst_verdict(run))},
+          {"run", {{"id", run.run_id},
+                   {"started_at", run.started_at},
+                   {"commit", context.commit},
+                   {"branch", context.branch},
+                   {"ci_url", context.ci_url},
+                   {"perfgate_version", run.perfgate_version}}},
+          {"machine", to_json(run.fingerprint)},
+          {"summary", summary},
+          {"deltas", deltas},
+          {"failures", failures}};
+}
+
+}  // namespace perfgate::notify

@@ -1,0 +1,166 @@
+#include "notify/payload_slack.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace perfgate::notify {
+namespace {
+
+using nlohmann::json;
+
+// Delta lines shown at most; the rest are counted in a context line. Keeps the message
+// readable and far below the block limit.
+constexpr std::size_t kMaxDeltaLines = 25;
+
+// Slack mrkdwn needs only these three escaped.
+std::string escape(std::string_view text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '&') out += "&amp;";
+    else if (ch == '<') out += "&lt;";
+    else if (ch == '>') out += "&gt;";
+    else out += ch;
+  }
+  return out;
+}
+
+// Cuts to `limit` characters (UTF-8 aware: never splits a code point) with an ellipsis.
+std::string truncate(std::string text, std::size_t limit) {
+  auto count = [](const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+    return n;
+  };
+  if (count(text) <= limit) return text;
+  std::size_t chars = 0, at = 0;
+  for (; at < text.size(); ++at) {
+    if ((static_cast<unsigned char>(text[at]) & 0xC0) != 0x80) {
+      if (chars == limit - 1) break;
+      ++chars;
+    }
+  }
+  return text.substr(0, at) + "\u2026";
+}
+
+std::string format_value(const std::string& metric, double value) {
+  if (!std::isfinite(value)) return "n/a";
+  if (metric.size() > 3 && metric.ends_with("_ns")) {
+    if (value >= 1e9) return fmt::format("{:.3g} s", value / 1e9);
+    if (value >= 1e6) return fmt::format("{:.3g} ms", value / 1e6);
+    if (value >= 1e3) return fmt::format("{:.3g} \u00b5s", value / 1e3);
+    return fmt::format("{:.3g} ns", value);
+  }
+  if (metric.ends_with("_gbps")) return fmt::format("{:.4g} GB/s", value);
+  if (metric == "gflops") return fmt::format("{:.4g} GFLOP/s", value);
+  if (metric.starts_with("pct_")) return fmt::format("{:.3g} %", value);
+  return fmt::format("{:.4g}", value);
+}
+
+const char* marker(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regressed:
+    case Verdict::error: return ":red_circle:";
+    case Verdict::inconclusive: return ":large_yellow_circle:";
+    case Verdict::improved: return ":large_green_circle:";
+    default: return ":white_circle:";
+  }
+}
+
+json text_object(const char* type, std::string text) { return {{"type", type}, {"text", std::move(text)}}; }
+
+json section(std::string mrkdwn) {
+  return {{"type", "section"}, {"text", text_object("mrkdwn", truncate(std::move(mrkdwn), SlackLimits::section_chars))}};
+}
+
+std::string counts_line(const std::map<Verdict, int>& counts) {
+  std::string line;
+  for (Verdict v : {Verdict::error, Verdict::regressed, Verdict::inconclusive, Verdict::improved,
+                    Verdict::pass, Verdict::no_baseline, Verdict::skipped}) {
+    if (counts.at(v) == 0) continue;
+    if (!line.empty()) line += ", ";
+    line += fmt::format("{} {}", counts.at(v), to_string(v));
+  }
+  return line.empty() ? "no cases" : line;
+}
+
+// Lines for what is worth a look: failures, then deltas that are not a plain pass.
+std::vector<std::string> detail_lines(const RunResult& run) {
+  std::vector<std::string> lines;
+  for (const CaseResult* c : failed_cases(run))
+    lines.push_back(fmt::format("{} `{}` error: {}", marker(Verdict::error), escape(c->id),
+                                escape(truncate(c->message, 300))));
+  for (const Delta& d : ordered_deltas(run)) {
+    if (d.verdict == Verdict::pass || d.verdict == Verdict::no_baseline || d.verdict == Verdict::skipped)
+      continue;
+    lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, limit {:.1f} %)",
+                                marker(d.verdict), escape(d.case_id), escape(d.metric),
+                                to_string(d.verdict), format_value(d.metric, d.baseline),
+                                format_value(d.metric, d.current), d.change_pct, d.threshold_pct));
+  }
+  return lines;
+}
+
+}  // namespace
+
+json slack_payload(const RunResult& run, const RunContext& context) {
+  const auto counts = verdict_counts(run);
+  const Verdict worst = worst_verdict(run);
+  const std::string machine = run.fingerprint.machine_id.empty() ? "unknown machine" : run.fingerprint.machine_id;
+  const std::string short_commit = context.commit.substr(0, 12);
+  std::string where = machine;
+  if (!context.branch.empty() || !short_commit.empty())
+    where += " (" + context.branch + (context.branch.empty() || short_commit.empty() ? "" : " @ ") + short_commit + ")";
+
+  const char* headline = worst == Verdict::error       ? "errors"
+                         : worst == Verdict::regressed ? "regressions"
+                                                       : "no regressions";
+  json blocks = json::array();
+  blocks.push_back({{"type", "header"},
+                    {"text", {{"type", "plain_text"},
+                              {"text", truncate(fmt::format("perfgate: {} on {}", headline, machine),
+                                                SlackLimits::header_chars)},
+                              {"emoji", true}}}});
+  blocks.push_back(section(fmt::format("*{}*", escape(counts_line(counts)))));
+
+  json context_elements = json::array();
+  context_elements.push_back(text_object("mrkdwn", truncate("machine: `" + escape(machine) + "`", 300)));
+  if (!context.branch.empty()) context_elements.push_back(text_object("mrkdwn", truncate("branch: `" + escape(context.branch) + "`", 300)));
+  if (!short_commit.empty()) context_elements.push_back(text_object("mrkdwn", "commit: `" + escape(short_commit) + "`"));
+  context_elements.push_back(text_object("mrkdwn", truncate("run: `" + escape(run.run_id) + "`", 300)));
+  blocks.push_back({{"type", "context"}, {"elements", context_elements}});
+  blocks.push_back({{"type", "divider"}});
+
+  const auto lines = detail_lines(run);
+  const std::size_t shown = std::min(lines.size(), kMaxDeltaLines);
+  std::string packed;
+  for (std::size_t i = 0; i < shown; ++i) {
+    std::string line = truncate(lines[i], 1000);
+    if (!packed.empty() && packed.size() + 1 + line.size() > SlackLimits::section_chars) {
+      blocks.push_back(section(packed));
+      packed.clear();
+    }
+    packed += (packed.empty() ? "" : "\n") + line;
+  }
+  if (!packed.empty()) blocks.push_back(section(packed));
+  if (lines.empty()) blocks.push_back(section("No regressions or notable changes."));
+  if (lines.size() > shown)
+    blocks.push_back({{"type", "context"},
+                      {"elements", {text_object("mrkdwn", fmt::format("\u2026and {} more; see the run's report.", lines.size() - shown))}}});
+
+  if (!context.ci_url.empty() && context.ci_url.size() <= SlackLimits::url_chars &&
+      (context.ci_url.starts_with("https://") || context.ci_url.starts_with("http://")))
+    blocks.push_back({{"type", "actions"},
+                      {"elements", {{{"type", "button"},
+                                     {"text", {{"type", "plain_text"}, {"text", "Open CI run"}}},
+                                     {"url", context.ci_url},
+                                     {"action_id", "perfgate_open_ci"}}}}});
+
+  std::string text = fmt::format("perfgate on {}: {}", where, counts_line(counts));
+  if (!context.ci_url.empty()) text += " " + context.ci_url;
+  return {{"text", truncate(text, SlackLimits::section_chars)}, {"blocks", blocks}};
+}
+
+}  // namespace perfgate::notify

@@ -1,0 +1,49 @@
+#include "notify/run_digest.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfgate::notify {
+
+RunContext run_context(const RunResult& run, const CiContext& ci) {
+  return {run.commit.empty() ? ci.commit : run.commit,
+          run.branch.empty() ? ci.branch : run.branch, ci.url};
+}
+
+std::vector<Delta> ordered_deltas(const RunResult& run) {
+  std::vector<Delta> deltas;
+  for (const auto& c : run.cases)
+    for (const auto& j : c.judgements)
+      deltas.push_back({c.id, j.metric, j.baseline_median, j.current_median, j.change_pct,
+                        j.threshold_pct, j.verdict});
+  std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) {
+    if (severity(a.verdict) != severity(b.verdict)) return severity(a.verdict) < severity(b.verdict);
+    return std::fabs(a.change_pct) > std::fabs(b.change_pct);
+  });
+  return deltas;
+}
+
+std::map<Verdict, int> verdict_counts(const RunResult& run) {
+  std::map<Verdict, int> counts;
+  for (Verdict v : {Verdict::pass, Verdict::improved, Verdict::regressed, Verdict::inconclusive,
+                    Verdict::no_baseline, Verdict::skipped, Verdict::error})
+    counts[v] = 0;
+  for (const auto& c : run.cases) ++counts[c.verdict];
+  return counts;
+}
+
+Verdict worst_verdict(const RunResult& run) {
+  Verdict worst = Verdict::skipped;
+  for (const auto& c : run.cases)
+    if (severity(c.verdict) < severity(worst)) worst = c.verdict;
+  return worst;
+}
+
+std::vector<const CaseResult*> failed_cases(const RunResult& run) {
+  std::vector<const CaseResult*> failed;
+  for (const auto& c : run.cases)
+    if (c.verdict == Verdict::error) failed.push_back(&c);
+  return failed;
+}
+
+}  // namespace perfgate::notify

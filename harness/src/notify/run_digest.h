@@ -1,0 +1,43 @@
+#pragma once
+// What an alert says about a run, independent of the payload format: where it ran, how many
+// cases got each verdict, and the per-case deltas ordered worst first.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "notify/config.h"
+#include "perfgate/result.h"
+
+namespace perfgate::notify {
+
+struct RunContext {
+  std::string commit;  // the run's, else the CI's
+  std::string branch;
+  std::string ci_url;
+};
+RunContext run_context(const RunResult& run, const CiContext& ci);
+
+struct Delta {
+  std::string case_id;
+  std::string metric;
+  double baseline = 0;
+  double current = 0;
+  double change_pct = 0;     // positive = worse
+  double threshold_pct = 0;
+  Verdict verdict = Verdict::pass;
+};
+
+// One entry per judgement of every case: worse verdicts first (result.h's severity), then
+// larger changes first.
+std::vector<Delta> ordered_deltas(const RunResult& run);
+
+// Cases per verdict; every verdict is present, zero when none.
+std::map<Verdict, int> verdict_counts(const RunResult& run);
+
+// The worst case verdict of the run (`skipped` for a run without cases).
+Verdict worst_verdict(const RunResult& run);
+
+// Cases that failed outright (verdict error): they have no deltas, only a message.
+std::vector<const CaseResult*> failed_cases(const RunResult& run);
+
+}  // namespace perfgate::notify

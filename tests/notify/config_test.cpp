@@ -1,0 +1,136 @@
+#include "notify/config.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "notify/notify_fixture.h"
+#include "perfgate/error.h"
+
+namespace perfgate::notify {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::env_of;
+
+WebhookConfig load(std::map<std::string, std::string> values, std::vector<std::string>* warnings = nullptr) {
+  return load_webhook_config(env_of(std::move(values)), [warnings](const std::string& line) {
+    if (warnings) warnings->push_back(line);
+  });
+}
+
+std::string error_of(std::map<std::string, std::string> values) {
+  try {
+    load(std::move(values));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NotifyConfig, ReadsTheEnvironment) {
+  WebhookConfig config = load({{"PERFGATE_WEBHOOK_URL", "https://hooks.slack.com/services/T0/B0/XYZ"},
+                               {"PERFGATE_WEBHOOK_SECRET", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
+                               {"PERFGATE_WEBHOOK_FORMAT", "slack"},
+                               {"PERFGATE_WEBHOOK_SEND", "always"},
+                               {"PERFGATE_WEBHOOK_TIMEOUT_S", "2.5"},
+                               {"PERFGATE_WEBHOOK_ATTEMPTS", "2"},
+                               {"PERFGATE_OUTBOX", "/tmp/ob"}});
+  ASSERT_TRUE(config.url);
+  EXPECT_EQ(config.url->host(), "hooks.slack.com");
+  EXPECT_EQ(config.url->origin(), "https://hooks.slack.com");
+  EXPECT_EQ(config.format, PayloadFormat::slack);
+  EXPECT_EQ(config.send, SendPolicy::always);
+  EXPECT_DOUBLE_EQ(config.timeout_s, 2.5);
+  EXPECT_EQ(config.attempts, 2);
+  EXPECT_EQ(config.outbox, "/tmp/ob");
+}
+
+TEST(NotifyConfig, DefaultsWithoutAWebhook) {
+  WebhookConfig config = load({{"HOME", "/home/ci"}});
+  EXPECT_FALSE(config.url);
+  EXPECT_EQ(config.format, PayloadFormat::generic);
+  EXPECT_EQ(config.send, SendPolicy::regressions);
+  EXPECT_EQ(config.outbox, "/home/ci/.cache/perfgate/outbox");
+  EXPECT_EQ(load({{"HOME", "/home/ci"}, {"XDG_CACHE_HOME", "/cache"}}).outbox, "/cache/perfgate/outbox");
+}
+
+TEST(NotifyConfig, MalformedUrlsAreRedactedToSchemeAndHost) {
+  for (const char* url : {"https://hooks.example.com:99999/T0KEN?q=T0KEN", "ftp://hooks.example.com/T0KEN",
+                          "hooks.example.com/T0KEN", "https://hooks.example.com/T0KEN has spaces"}) {
+    const std::string message = error_of({{"PERFGATE_WEBHOOK_URL", url}});
+    EXPECT_FALSE(message.empty()) << url;
+    EXPECT_EQ(message.find("T0KEN"), std::string::npos) << message;
+    EXPECT_NE(message.find("PERFGATE_WEBHOOK_URL"), std::string::npos) << message;
+  }
+  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_URL", "https://hooks.example.com:99999/T0KEN"}}).find("https://hooks.example.com"),
+            std::string::npos);
+  EXPECT_EQ(redact_url("https://user:pw@hooks.example.com:8443/a/b?c=d"), "https://hooks.example.com");
+  EXPECT_EQ(redact_url("garbage"), "<malformed>");
+}
+
+TEST(NotifyConfig, UnknownValuesAreErrors) {
+  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_FORMAT", "teams"}}).find("PERFGATE_WEBHOOK_FORMAT"), std::string::npos);
+  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_SEND", "sometimes"}}).find("PERFGATE_WEBHOOK_SEND"), std::string::npos);
+  EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_TIMEOUT_S", "-1"}}).empty());
+  EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_ATTEMPTS", "100"}}).empty());
+  EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_CA_BUNDLE", "/no/such/bundle.pem"}}).empty());
+}
+
+TEST(NotifyConfig, ScrubRemovesPathAndQueryTokens) {
+  const WebhookUrl url = WebhookUrl::parse("https://hooks.example.com/services/T0/B0/SECRETTOKEN?sig=QUERYSECRET");
+  const std::string scrubbed = url.scrub("posting to " + url.full() + " failed; token SECRETTOKEN, sig QUERYSECRET");
+  EXPECT_EQ(scrubbed.find("SECRETTOKEN"), std::string::npos) << scrubbed;
+  EXPECT_EQ(scrubbed.find("QUERYSECRET"), std::string::npos) << scrubbed;
+  EXPECT_NE(scrubbed.find("failed"), std::string::npos);
+}
+
+class NotifyConfigFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("perfgate-config-test-" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& text) {
+    fs::path file = dir_ / "webhook.yaml";
+    std::ofstream(file) << text;
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    return file;
+  }
+  fs::path dir_;
+};
+
+TEST_F(NotifyConfigFile, ReadsTheFileAndTheEnvironmentWins) {
+  const fs::path file = write("url: https://receiver.example.com/hook/ABC\nsecret: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n"
+                              "format: slack\nsend: deltas\n");
+  std::vector<std::string> warnings;
+  WebhookConfig config = load({{"PERFGATE_WEBHOOK_CONFIG", file.string()}}, &warnings);
+  ASSERT_TRUE(config.url);
+  EXPECT_EQ(config.url->host(), "receiver.example.com");
+  EXPECT_EQ(config.secret, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  EXPECT_EQ(config.format, PayloadFormat::slack);
+  EXPECT_EQ(config.send, SendPolicy::deltas);
+  EXPECT_TRUE(warnings.empty());
+  config = load({{"PERFGATE_WEBHOOK_CONFIG", file.string()}, {"PERFGATE_WEBHOOK_FORMAT", "generic"}});
+  EXPECT_EQ(config.format, PayloadFormat::generic);
+}
+
+TEST_F(NotifyConfigFile, UnknownKeysNameFileAndLine) {
+  const fs::path file = write("url: https://receiver.example.com/hook\nretries: 3\n");
+  const std::string message = error_of({{"PERFGATE_WEBHOOK_CONFIG", file.string()}});
+  EXPECT_NE(message.find(file.string() + ":2: retries"), std::string::npos) << message;
+}
+
+TEST_F(NotifyConfigFile, WarnsAboutFilesOthersCanRead) {
+  const fs::path file = write("url: https://receiver.example.com/hook\n");
+  fs::permissions(file, fs::perms::group_read | fs::perms::others_read, fs::perm_options::add);
+  std::vector<std::string> warnings;
+  load({{"PERFGATE_WEBHOOK_CONFIG", file.string()}}, &warnings);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_NE(warnings[0].find("chmod 600"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace perfgate::notify

@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+
+#include "notify/alert.h"
+#include "notify/config.h"
+#include "notify/notify_fixture.h"
+#include "notify/payload_generic.h"
+
+namespace perfgate::notify {
+namespace {
+
+using nlohmann::json;
+using testing::env_of;
+using testing::fixture_run;
+using testing::judged_case;
+
+TEST(NotifyPayload, GenericCarriesRunMachineCountsAndDeltas) {
+  const RunResult run = fixture_run();
+  const CiContext ci = ci_context(env_of({{"GITHUB_SERVER_URL", "https://github.com"},
+                                          {"GITHUB_REPOSITORY", "acme/kernels"},
+                                          {"GITHUB_RUN_ID", "42"}}));
+  const json body = generic_payload(run, run_context(run, ci), "msg_x");
+  EXPECT_EQ(body["schema"], "perfgate.alert.v1");
+  EXPECT_EQ(body["id"], "msg_x");
+  EXPECT_EQ(body["status"], "regressed");
+  EXPECT_EQ(body["run"]["id"], run.run_id);
+  EXPECT_EQ(body["run"]["commit"], run.commit);
+  EXPECT_EQ(body["run"]["branch"], "main");
+  EXPECT_EQ(body["run"]["ci_url"], "https://github.com/acme/kernels/actions/runs/42");
+  EXPECT_EQ(body["machine"]["machine_id"], "cpu-test-machine-2t");
+  EXPECT_EQ(body["summary"]["cases"], 3);
+  EXPECT_EQ(body["summary"]["regressed"], 1);
+  EXPECT_EQ(body["summary"]["improved"], 1);
+  EXPECT_EQ(body["summary"]["pass"], 1);
+  EXPECT_EQ(body["summary"]["error"], 0);
+  EXPECT_EQ(body["summary"]["no-baseline"], 0);
+  ASSERT_EQ(body["deltas"].size(), 3u);
+  const json& worst = body["deltas"][0];
+  EXPECT_EQ(worst["case"], "copy/cpu/n=16777216");
+  EXPECT_EQ(worst["metric"], "latency_ns");
+  EXPECT_EQ(worst["verdict"], "regressed");
+  EXPECT_DOUBLE_EQ(worst["baseline"].get<double>(), 1200000.0);
+  EXPECT_DOUBLE_EQ(worst["current"].get<double>(), 2400000.0);
+  EXPECT_DOUBLE_EQ(worst["change_pct"].get<double>(), 100.0);
+  EXPECT_DOUBLE_EQ(worst["threshold_pct"].get<double>(), 5.0);
+  EXPECT_EQ(body["deltas"][1]["verdict"], "improved");
+  EXPECT_EQ(body["deltas"][2]["verdict"], "pass");
+  EXPECT_TRUE(body["failures"].empty());
+}
+
+TEST(NotifyPayload, DeltasAreOrderedWorstFirstAndFailuresListed) {
+  RunResult run;
+  run.run_id = "r";
+  run.cases = {judged_case("a/cpu", Verdict::regressed, 10), judged_case("b/cpu", Verdict::pass, 1),
+               judged_case("c/cpu", Verdict::regressed, 80), judged_case("d/cpu", Verdict::improved, -30)};
+  CaseResult broken;
+  broken.id = "e/cpu";
+  broken.verdict = Verdict::error;
+  broken.message = "output differs from the reference at 17";
+  run.cases.push_back(broken);
+  const json body = generic_payload(run, {}, "msg_y");
+  EXPECT_EQ(body["status"], "error");
+  std::vector<std::string> order;
+  for (const auto& d : body["deltas"]) order.push_back(d["case"]);
+  EXPECT_EQ(order, (std::vector<std::string>{"c/cpu", "a/cpu", "d/cpu", "b/cpu"}));
+  ASSERT_EQ(body["failures"].size(), 1u);
+  EXPECT_EQ(body["failures"][0]["case"], "e/cpu");
+  EXPECT_EQ(body["failures"][0]["message"], broken.message);
+}
+
+TEST(NotifyPayload, CiContextFromGitLabAndJenkinsFillsGaps) {
+  CiContext gitlab = ci_context(env_of({{"CI_JOB_URL", "https://gitlab.example.com/g/p/-/jobs/7"},
+                                        {"CI_COMMIT_SHA", "abc"}, {"CI_COMMIT_REF_NAME", "feature"}}));
+  EXPECT_EQ(gitlab.url, "https://gitlab.example.com/g/p/-/jobs/7");
+  RunResult run;  // no commit or branch of its own
+  RunContext context = run_context(run, gitlab);
+  EXPECT_EQ(context.commit, "abc");
+  EXPECT_EQ(context.branch, "feature");
+  EXPECT_EQ(ci_context(env_of({{"BUILD_URL", "https://ci.example.com/job/1/"}})).url, "https://ci.example.com/job/1/");
+  EXPECT_EQ(ci_context(env_of({})).url, "");
+  // The run's own commit wins over the CI's.
+  run.commit = "def";
+  EXPECT_EQ(run_context(run, gitlab).commit, "def");
+}
+
+TEST(NotifyPayload, AlertIdIsStablePerRunAndDistinctAcrossRuns) {
+  EXPECT_EQ(alert_id("run-1"), alert_id("run-1"));
+  EXPECT_NE(alert_id("run-1"), alert_id("run-2"));
+  EXPECT_EQ(alert_id("run-1").rfind("msg_", 0), 0u);
+  EXPECT_EQ(alert_id("run-1").size(), 4u + 32u);
+  const RunResult run = fixture_run();
+  const Alert a = make_alert(run, {}, PayloadFormat::generic, 1000);
+  const Alert b = make_alert(run, {}, PayloadFormat::generic, 2000);
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.body, b.body);  // the body does not depend on when it was built
+  EXPECT_EQ(json::parse(a.body)["id"], a.id);
+}
+
+TEST(NotifyPayload, SendPolicyChoosesWhichRunsAlert) {
+  RunResult quiet;
+  quiet.cases = {judged_case("a/cpu", Verdict::pass, 1)};
+  RunResult better;
+  better.cases = {judged_case("a/cpu", Verdict::improved, -20)};
+  RunResult worse;
+  worse.cases = {judged_case("a/cpu", Verdict::regressed, 20)};
+  RunResult failed;
+  failed.cases = {CaseResult{}};
+  failed.cases[0].verdict = Verdict::error;
+
+  EXPECT_FALSE(should_send(quiet, SendPolicy::regressions));
+  EXPECT_FALSE(should_send(better, SendPolicy::regressions));
+  EXPECT_TRUE(should_send(worse, SendPolicy::regressions));
+  EXPECT_TRUE(should_send(failed, SendPolicy::regressions));
+  EXPECT_FALSE(should_send(quiet, SendPolicy::deltas));
+  EXPECT_TRUE(should_send(better, SendPolicy::deltas));
+  EXPECT_TRUE(should_send(quiet, SendPolicy::always));
+}
+
+}  // namespace
+}  // namespace perfgate::notify
