@@ -16,6 +16,19 @@ run_notify after_reject
 expect_rc 0 "notify after a rejection"
 [ "$(count_lines "$REQUESTS" "$ID")" = 1 ] || fail "a rejected alert was resent"
 
+# A redirect to another host is not followed (localhost is not 127.0.0.1), nor retried.
+sed 's/20240501T120000Z-4f3a9c/20240504T120000Z-0d0d0d/' "$FIXTURE" >"$WORK/run2.json"
+ID2="$(alert_id_of "$WORK/run2.json")"
+python3 - "$PORT" <<'PY'
+import json, sys, urllib.request
+body = json.dumps({"script": [f"redirect:http://localhost:{sys.argv[1]}/elsewhere"]}).encode()
+urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/_control", data=body), timeout=60)
+PY
+run_notify redirected "$WORK/run2.json"
+expect_rc 2 "notify redirected to another host"
+grep -q "another host (http://localhost" "$WORK/redirected.err" || fail "the refused redirect is not reported"
+[ "$(count_lines "$REQUESTS" "$ID2")" = 1 ] || fail "the cross-host redirect was followed or retried"
+
 # Malformed URL: exit 2, redacted to scheme and host.
 PERFGATE_WEBHOOK_URL="https://hooks.example.com:99999/$PATH_TOKEN?token=$QUERY_TOKEN" run_notify bad_url "$FIXTURE"
 expect_rc 2 "a malformed URL"

@@ -10,6 +10,7 @@ answers each POST by a script of responses, one per request, then 200 for the re
   400:TEXT       answer 400 with TEXT as the body (Slack answers "invalid_payload")
   slow:N         wait N seconds, then answer 200 without recording (the client gave up)
   reset          close the connection with a TCP reset, no answer
+  redirect:URL   answer 307 with "Location: URL"
 
 The script comes from --script "500,500,200" or later from POST /_control {"script": [...]}.
 Every request is logged to --requests (id and what was answered), accepted ones to --record.
@@ -104,6 +105,8 @@ def make_handler(state):
                 self.connection.close()
                 self.close_connection = True
                 return
+            if action.startswith("redirect:"):
+                return self.answer(307, b"", [("Location", action.split(":", 1)[1])])
             if action.startswith("slow:"):
                 time.sleep(float(action.split(":", 1)[1]))
                 return self.answer(200, b"too late")
