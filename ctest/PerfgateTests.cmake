@@ -8,7 +8,7 @@ set(_perfgate_tests_dir "${CMAKE_CURRENT_LIST_DIR}")
 
 function(perfgate_discover_tests target)
   cmake_parse_arguments(ARG "" "" "ARGS" ${ARGN})
-  set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_perf_tests.cmake")
+  set(results_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate-results")
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_perf_include.cmake")
   file(GENERATE OUTPUT "${include_file}" CONTENT
 "execute_process(COMMAND \"$<TARGET_FILE:${target}>\" list --ctest ${ARG_ARGS}
@@ -28,13 +28,24 @@ foreach(line IN LISTS perfgate_lines)
   list(GET fields 0 case)
   list(GET fields 1 kernel)
   list(GET fields 2 backend)
-  add_test(\"\${case}\" \"$<TARGET_FILE:${target}>\" check \"\${case}\" ${ARG_ARGS})
+  add_test(\"\${case}\" \"$<TARGET_FILE:${target}>\" check \"\${case}\" --results-dir \"${results_dir}\" ${ARG_ARGS})
   set_tests_properties(\"\${case}\" PROPERTIES
     LABELS \"perf;\${kernel};\${backend}\"
+    FIXTURES_REQUIRED ${target}_perf_run
     SKIP_RETURN_CODE 77
     RUN_SERIAL TRUE
     TIMEOUT 600)
 endforeach()
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
+
+  # One run = one ctest invocation: the setup clears the results folder, the cleanup merges it
+  # into ${target}-results.json and posts one alert (perfgate notify) for the whole run.
+  add_test(NAME ${target}_perf_setup COMMAND "${CMAKE_COMMAND}" -E rm -rf "${results_dir}")
+  set_tests_properties(${target}_perf_setup PROPERTIES FIXTURES_SETUP ${target}_perf_run LABELS perf)
+  add_test(NAME ${target}_perf_summary COMMAND "${CMAKE_COMMAND}"
+           -DPERFGATE=$<TARGET_FILE:${target}> -DRESULTS_DIR=${results_dir}
+           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${target}-results.json
+           -P "${_perfgate_tests_dir}/perfgate_summary.cmake")
+  set_tests_properties(${target}_perf_summary PROPERTIES FIXTURES_CLEANUP ${target}_perf_run LABELS perf)
 endfunction()

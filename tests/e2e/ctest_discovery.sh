@@ -5,7 +5,7 @@ set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 rm -rf "$PERFGATE_E2E_TMP" && mkdir -p "$PERFGATE_E2E_TMP"
 listed=$("$PERFGATE" list --ctest | wc -l)
-registered=$(ctest --test-dir "$PERFGATE_BUILD_DIR" -N -L '^perf$' | grep -c 'Test *#' || true)
+registered=$(ctest --test-dir "$PERFGATE_BUILD_DIR" -N -L '^perf$' | grep 'Test *#' | grep -c '/' || true)
 echo "listed $listed cases, ctest has $registered perf tests"
 [ "$listed" -gt 0 ] && [ "$listed" -eq "$registered" ] || { echo "FAIL: counts differ" >&2; exit 1; }
 # Labels: kernel and backend.

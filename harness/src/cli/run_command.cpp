@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <map>
 
@@ -22,6 +23,7 @@ struct RunFlags {
   CommonOptions common;
   std::string project_dir;
   bool require_baseline = false;
+  std::string results_dir;
   bool no_judge = false;
 };
 
@@ -94,8 +96,21 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   }
 }
 
+// One results file per checked case, named after it: the CTest summary test merges the folder.
+void write_case_results(const std::string& dir, const RunResult& run) {
+  for (const auto& c : run.cases) {
+    RunResult one = run;
+    one.cases = {c};
+    std::string name = c.id;
+    for (char& ch : name)
+      if (ch == '/' || ch == ',' || ch == '=') ch = '_';
+    write_results(std::filesystem::path(dir) / (name + ".json"), one);
+  }
+}
+
 int finish(const RunFlags& flags, RunResult& run, bool check_output) {
   if (!flags.common.json_file.empty()) write_results(flags.common.json_file, run);
+  if (!flags.results_dir.empty()) write_case_results(flags.results_dir, run);
   int code = 0;
   int worst = 1 << 30;
   for (const auto& r : run.cases) {
@@ -174,6 +189,7 @@ void add_run_command(CLI::App& app, Context& context) {
   check_flags->project_dir = context.project_dir;
   add_selection_options(*check, check_flags->common);
   add_run_options(*check, check_flags->common, context);
+  check->add_option("--results-dir", check_flags->results_dir, "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
   check->add_flag("--require-baseline", check_flags->require_baseline, "A missing baseline fails (exit 1) instead of skipping (77)");
   check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
 }

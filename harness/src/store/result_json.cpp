@@ -1,6 +1,9 @@
 #include "store/result_json.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 
 #include "perfgate/error.h"
 #include "store/atomic_file.h"
@@ -173,7 +176,28 @@ RunResult run_from_json(const json& j) {
   return run;
 }
 
+static RunResult read_results_dir(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  if (files.empty()) throw Error(dir.string() + ": no results files (*.json) in this folder");
+  std::sort(files.begin(), files.end());
+  RunResult merged;
+  std::string ids;
+  for (const auto& f : files) {
+    RunResult part = read_results(f);
+    if (merged.run_id.empty()) merged = part, merged.cases.clear();
+    ids += part.run_id;
+    for (auto& c : part.cases) merged.cases.push_back(std::move(c));
+  }
+  char hash[24];
+  std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(ids));
+  merged.run_id = merged.started_at + "-merged-" + hash;
+  return merged;
+}
+
 RunResult read_results(const std::filesystem::path& file) {
+  if (std::filesystem::is_directory(file)) return read_results_dir(file);
   std::ifstream in(file);
   if (!in) throw Error(file.string() + ": cannot open results file");
   try {

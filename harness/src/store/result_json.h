@@ -17,7 +17,9 @@ CaseResult case_from_json(const nlohmann::json& json);
 nlohmann::json to_json(const RunResult& run);
 RunResult run_from_json(const nlohmann::json& json);
 
-// Reads a results file; throws Error naming the file and what is wrong.
+// Reads a results file; throws Error naming the file and what is wrong. A folder is read as one
+// run made of every *.json in it (what the CTest perf tests write with --results-dir), with a
+// run id derived from theirs, so reading the same folder twice gives the same run id.
 RunResult read_results(const std::filesystem::path& file);
 // Writes atomically (temporary file, then rename).
 void write_results(const std::filesystem::path& file, const RunResult& run);

@@ -1,0 +1,95 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "measure/device.h"
+#include "measure/measure_case.h"
+#include "measure/sampler.h"
+#include "perfgate/registry.h"
+
+namespace perfgate {
+namespace {
+
+SamplingOptions quick() {
+  SamplingOptions o;
+  o.min_samples = 3;
+  o.max_samples = 5;
+  o.min_time_s = 0;
+  o.timeout_s = 2;
+  o.warmup_s = 0;
+  o.batch_min_time_ms = 0.1;
+  o.cold_samples = 2;
+  return o;
+}
+
+CaseSpec small_case(const std::string& kernel, std::vector<std::pair<std::string, std::int64_t>> p) {
+  const KernelDef* k = find_kernel(kernel);
+  EXPECT_NE(k, nullptr) << kernel;
+  Params params(std::move(p));
+  return {k, Backend::cpu, params, case_id(kernel, Backend::cpu, params)};
+}
+
+// A kernel that forgets the last element: the poisoned output must turn into an error.
+KernelDef forgetful_copy() {
+  KernelDef k = *find_kernel("copy");
+  return k.cpu([](const Params& p, Buffers& b) {
+    auto a = b.get<float>("a");
+    auto out = b.get<float>("b");
+    for (std::int64_t i = 0; i + 1 < p["n"]; ++i) out[i] = a[i];
+  });
+}
+
+}  // namespace
+
+TEST(MeasureCase, MemoryKernelsAreCorrectAndMeasured) {
+  auto device = open_cpu_device();
+  for (const auto& spec : {small_case("copy", {{"n", 4096}}), small_case("triad", {{"n", 4096}}),
+                           small_case("reduce", {{"n", 100000}}),
+                           small_case("fma_peak", {{"n", 64}, {"iters", 64}})}) {
+    CaseResult r = measure_case(*device, spec, quick(), Peaks{10, 100}, 42);
+    EXPECT_EQ(r.verdict, Verdict::no_baseline) << spec.id << ": " << r.message;
+    ASSERT_TRUE(r.metrics.count("latency_ns")) << spec.id;
+    EXPECT_GE(r.metrics["latency_ns"].samples.size(), 3u);
+    EXPECT_GT(r.metrics["latency_ns"].summary.median, 0);
+    EXPECT_TRUE(r.metrics.count("bandwidth_gbps"));
+    EXPECT_TRUE(r.metrics.count("pct_peak_bw"));
+    EXPECT_EQ(r.metrics["cold_latency_ns"].samples.size(), 2u);
+    EXPECT_FALSE(r.bound.empty());
+    EXPECT_NE(r.check.find("seed 42"), std::string::npos);
+  }
+}
+
+TEST(MeasureCase, UnwrittenOutputIsAnError) {
+  auto device = open_cpu_device();
+  KernelDef bad = forgetful_copy();
+  Params params({{"n", 1024}});
+  CaseResult r = measure_case(*device, {&bad, Backend::cpu, params, "copy/cpu/n=1024"}, quick(),
+                              Peaks{}, 7);
+  EXPECT_EQ(r.verdict, Verdict::error);
+  EXPECT_NE(r.message.find("wrong result"), std::string::npos) << r.message;
+  EXPECT_TRUE(r.metrics.empty()) << "a wrong kernel is never timed";
+}
+
+TEST(MeasureCase, RooflineBound) {
+  CaseResult r;
+  r.cost = {1000, 1000, 100};  // 0.05 flop/byte
+  r.metrics["latency_ns"].samples = {100, 100};
+  derive_metrics(r, Peaks{100, 1000});  // ridge at 10 flop/byte
+  EXPECT_EQ(r.bound, "memory");
+  EXPECT_DOUBLE_EQ(r.metrics["bandwidth_gbps"].summary.median, 20);
+  EXPECT_DOUBLE_EQ(r.metrics["pct_peak_bw"].summary.median, 20);
+  r.cost = {10, 10, 1000};  // 50 flop/byte
+  derive_metrics(r, Peaks{100, 1000});
+  EXPECT_EQ(r.bound, "compute");
+}
+
+TEST(MeasureSampler, MedianPrecisionShrinksWithSamples) {
+  std::vector<double> few{10, 11, 9, 10, 12};
+  std::vector<double> many;
+  for (int i = 0; i < 400; ++i) many.push_back(10 + (i % 5 - 2) * 0.5);
+  EXPECT_GT(median_relative_precision(few), median_relative_precision(many));
+  EXPECT_TRUE(std::isinf(median_relative_precision({1, 2})));
+  EXPECT_DOUBLE_EQ(median_relative_precision(std::vector<double>(50, 3.0)), 0.0);
+}
+
+}  // namespace perfgate
