@@ -1,0 +1,4 @@
+#version 450
+// Shared-memory reductions, for devices without subgroup arithmetic.
+#extension GL_GOOGLE_include_directive : require
+#include "f16_matvec.glsl"

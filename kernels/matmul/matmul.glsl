@@ -1,0 +1,101 @@
+// C[b] = alpha * A[b] * B[b] (or A[b] * B[b]^T) in float32: a T x T output tile per workgroup,
+// staged through shared memory BK columns of A and BK rows of B at a time, and an RM x RN
+// register block per thread. Included by matmul.comp (scalar shared reads) and
+// matmul_vec4.comp (VEC4: a thread's rows and columns come in groups of 4, read as vec4).
+// Sizes must be multiples of the tile (M, N of T; K of BK): the plan checks, so no bounds tests.
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint T = 64;
+layout(constant_id = 2) const uint BK = 16;
+layout(constant_id = 3) const uint RM = 4;
+layout(constant_id = 4) const uint RN = 4;
+layout(constant_id = 5) const uint TRANSPOSE_B = 0;
+
+// Offsets and strides in elements; the batch index is gl_WorkGroupID.z.
+layout(push_constant) uniform Shape {
+  uint M, N, K;
+  uint lda, ldb, ldc;
+  uint a_offset, a_batch_stride;
+  uint b_offset, b_batch_stride;
+  uint c_offset, c_batch_stride;
+  float alpha;
+} s;
+
+layout(std430, binding = 0) readonly buffer MatA { float a[]; };
+layout(std430, binding = 1) readonly buffer MatB { float b[]; };
+layout(std430, binding = 2) writeonly buffer MatC { float c[]; };
+
+const uint WG = gl_WorkGroupSize.x;
+const uint TX = T / RN;    // threads along a tile row
+const uint TY = T / RM;    // threads along a tile column
+const uint LD = T + 4;     // padded shared row: column-wise stores spread over the banks
+
+#ifdef VEC4
+shared vec4 As[BK * LD / 4];  // As[kk][row]: A's tile transposed, so rows are contiguous
+shared vec4 Bs[BK * LD / 4];  // Bs[kk][col]
+#define STORE_A(kk, row, v) As[((kk) * LD + (row)) >> 2][(row) & 3] = (v)
+#define STORE_B(kk, col, v) Bs[((kk) * LD + (col)) >> 2][(col) & 3] = (v)
+#define ROW(i) ((ty + ((i) >> 2) * TY) * 4 + ((i) & 3))
+#define COL(j) ((tx + ((j) >> 2) * TX) * 4 + ((j) & 3))
+#else
+shared float As[BK * LD];
+shared float Bs[BK * LD];
+#define STORE_A(kk, row, v) As[(kk) * LD + (row)] = (v)
+#define STORE_B(kk, col, v) Bs[(kk) * LD + (col)] = (v)
+#define ROW(i) (ty + (i) * TY)
+#define COL(j) (tx + (j) * TX)
+#endif
+
+void main() {
+  const uint tid = gl_LocalInvocationID.x;
+  const uint tx = tid % TX, ty = tid / TX;
+  const uint bm = gl_WorkGroupID.y * T, bn = gl_WorkGroupID.x * T;
+  const uint batch = gl_WorkGroupID.z;
+  const uint a_base = s.a_offset + batch * s.a_batch_stride + bm * s.lda;
+  const uint b_base = s.b_offset + batch * s.b_batch_stride;
+
+  float acc[RM][RN];
+  for (uint i = 0; i < RM; ++i)
+    for (uint j = 0; j < RN; ++j) acc[i][j] = 0.0;
+
+  for (uint k0 = 0; k0 < s.K; k0 += BK) {
+    // A tile: consecutive threads read consecutive k of one row (coalesced).
+    for (uint e = tid; e < T * BK; e += WG) {
+      const uint row = e / BK, kk = e % BK;
+      STORE_A(kk, row, a[a_base + row * s.lda + k0 + kk]);
+    }
+    for (uint e = tid; e < T * BK; e += WG) {
+      if (TRANSPOSE_B != 0) {  // B stored N x K: read along k
+        const uint col = e / BK, kk = e % BK;
+        STORE_B(kk, col, b[b_base + (bn + col) * s.ldb + k0 + kk]);
+      } else {                 // B stored K x N: read along n
+        const uint kk = e / T, col = e % T;
+        STORE_B(kk, col, b[b_base + (k0 + kk) * s.ldb + bn + col]);
+      }
+    }
+    barrier();
+    for (uint kk = 0; kk < BK; ++kk) {
+      float ar[RM], br[RN];
+#ifdef VEC4
+      for (uint i = 0; i < RM / 4; ++i) {
+        const vec4 v = As[(kk * LD) / 4 + ty + i * TY];
+        ar[4 * i] = v.x; ar[4 * i + 1] = v.y; ar[4 * i + 2] = v.z; ar[4 * i + 3] = v.w;
+      }
+      for (uint j = 0; j < RN / 4; ++j) {
+        const vec4 v = Bs[(kk * LD) / 4 + tx + j * TX];
+        br[4 * j] = v.x; br[4 * j + 1] = v.y; br[4 * j + 2] = v.z; br[4 * j + 3] = v.w;
+      }
+#else
+      for (uint i = 0; i < RM; ++i) ar[i] = As[kk * LD + ROW(i)];
+      for (uint j = 0; j < RN; ++j) br[j] = Bs[kk * LD + COL(j)];
+#endif
+      for (uint i = 0; i < RM; ++i)
+        for (uint j = 0; j < RN; ++j) acc[i][j] = fma(ar[i], br[j], acc[i][j]);
+    }
+    barrier();
+  }
+
+  const uint c_base = s.c_offset + batch * s.c_batch_stride + bm * s.ldc + bn;
+  for (uint i = 0; i < RM; ++i)
+    for (uint j = 0; j < RN; ++j) c[c_base + ROW(i) * s.ldc + COL(j)] = s.alpha * acc[i][j];
+}

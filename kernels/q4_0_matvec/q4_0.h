@@ -1,0 +1,55 @@
+#pragma once
+// The GGML Q4_0 block: 32 weights in 18 bytes, an fp16 scale d (little-endian) then 16 bytes of
+// 4-bit quants. Byte j's low nibble is element j, its high nibble element j + 16, and
+// element = (nibble - 8) * d.
+#include <cstdint>
+#include <cstring>
+
+#include "perfgate/buffers.h"
+
+namespace perfgate::kernels::q4_0 {
+
+constexpr std::size_t kBlockWeights = 32;
+constexpr std::size_t kBlockBytes = 18;
+
+inline float scale(const std::uint8_t* block) {
+  return from_half(std::uint16_t(block[0] | (block[1] << 8)));
+}
+
+inline int quant(const std::uint8_t* block, std::size_t element) {
+  const std::uint8_t byte = block[2 + element % 16];
+  return element < 16 ? (byte & 0x0f) : (byte >> 4);
+}
+
+inline float weight(const std::uint8_t* block, std::size_t element) {
+  return float(quant(block, element) - 8) * scale(block);
+}
+
+// Writes one block from its scale and 32 nibbles (0..15).
+inline void encode(std::uint8_t* block, std::uint16_t d_half, const std::uint8_t* nibbles) {
+  block[0] = std::uint8_t(d_half & 0xff);
+  block[1] = std::uint8_t(d_half >> 8);
+  for (std::size_t j = 0; j < 16; ++j)
+    block[2 + j] = std::uint8_t((nibbles[j] & 0x0f) | ((nibbles[j + 16] & 0x0f) << 4));
+}
+
+// GGML's quantize_row_q4_0 for one block: d = max / -8, where max is the value of largest
+// magnitude (sign kept), nibble = min(15, int(x / d + 8.5)).
+inline void quantize(std::uint8_t* block, const float* x) {
+  float amax = 0, max = 0;
+  for (std::size_t j = 0; j < kBlockWeights; ++j)
+    if (x[j] > amax || -x[j] > amax) {
+      amax = x[j] < 0 ? -x[j] : x[j];
+      max = x[j];
+    }
+  const float d = max / -8.0f;
+  const float id = d != 0 ? 1.0f / d : 0.0f;
+  std::uint8_t nibbles[kBlockWeights];
+  for (std::size_t j = 0; j < kBlockWeights; ++j) {
+    const int q = int(x[j] * id + 8.5f);
+    nibbles[j] = std::uint8_t(q > 15 ? 15 : q);
+  }
+  encode(block, to_half(d), nibbles);
+}
+
+}  // namespace perfgate::kernels::q4_0

@@ -1,0 +1,270 @@
+// sampling: top-k / top-p (nucleus) sampling of the next token from a vocabulary-sized logits
+// row, as after every decode step. A partial pass finds each chunk's k largest logits (reading
+// the logits once: memory-bound), a merge pass takes the k largest candidates, their softmax,
+// the nucleus (the shortest prefix whose probability reaches top_p), and draws a token with a
+// seeded uniform number per row. Checked against the reference's chosen token set.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "../softmax/row_plan.h"
+#include "perfgate/registry.h"
+
+using namespace perfgate;
+using namespace perfgate::kernels;
+
+namespace {
+
+constexpr std::uint32_t kSeed = 20240601;
+constexpr float kTopP = 0.9f;
+constexpr std::int64_t kItems = 8;    // logits per thread in the partial pass
+constexpr std::int64_t kMaxK = 64;    // the merge pass keeps the selection in shared memory
+constexpr std::int64_t kCpuChunk = 2048;
+
+std::int64_t chunk_size(const Params& p, Backend backend) {
+  return backend == Backend::cpu ? kCpuChunk : p["wg"] * kItems;
+}
+std::int64_t chunks(const Params& p, std::int64_t chunk) { return (p["vocab"] + chunk - 1) / chunk; }
+// The scratch holds candidates for the larger of the two backends' chunk counts.
+std::int64_t max_chunks(const Params& p) {
+  const std::int64_t smallest = p.has("wg") ? std::min(kCpuChunk, p["wg"] * kItems) : kCpuChunk;
+  return chunks(p, smallest);
+}
+
+// The row's uniform number in [0, 1): the PCG hash of topk_merge.glsl.
+float uniform01(std::uint32_t seed, std::uint32_t row) {
+  std::uint32_t h = seed ^ (row * 0x9e3779b9u);
+  h = h * 747796405u + 2891336453u;
+  h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
+  h = (h >> 22u) ^ h;
+  return float(h >> 8) * (1.0f / 16777216.0f);
+}
+
+struct Candidate {
+  float value;
+  std::uint32_t token;
+};
+// Larger value first, ties to the smaller token: the order of the GPU's argmax rounds.
+bool before(const Candidate& a, const Candidate& b) {
+  return a.value > b.value || (a.value == b.value && a.token < b.token);
+}
+
+// The k best of `candidates` (partially sorted in place), descending.
+void top_k(std::vector<Candidate>& candidates, std::size_t k) {
+  k = std::min(k, candidates.size());
+  std::partial_sort(candidates.begin(), candidates.begin() + std::ptrdiff_t(k), candidates.end(), before);
+  candidates.resize(k);
+}
+
+// Softmax of the selected logits, nucleus, renormalised probabilities and the drawn token.
+template <class Real>
+struct Nucleus {
+  std::vector<Real> probs;  // per selected position, 0 outside the nucleus
+  std::size_t kept = 0;
+  std::size_t chosen = 0;   // position of the drawn token
+};
+template <class Real>
+Nucleus<Real> nucleus(const std::vector<Real>& sorted_values, float u, std::size_t force_kept = 0) {
+  const std::size_t k = sorted_values.size();
+  Nucleus<Real> n;
+  Real total = 0;
+  for (Real v : sorted_values) total += std::exp(v - sorted_values[0]);
+  Real cumulative = 0;
+  n.kept = k;
+  for (std::size_t r = 0; r < k; ++r) {
+    cumulative += std::exp(sorted_values[r] - sorted_values[0]) / total;
+    if (cumulative >= Real(kTopP)) {
+      n.kept = r + 1;
+      break;
+    }
+  }
+  if (force_kept) n.kept = force_kept;
+  Real kept_total = 0;
+  for (std::size_t r = 0; r < n.kept; ++r) kept_total += std::exp(sorted_values[r] - sorted_values[0]);
+  n.probs.assign(k, 0);
+  Real below = 0;
+  n.chosen = n.kept - 1;
+  bool found = false;
+  for (std::size_t r = 0; r < n.kept; ++r) {
+    n.probs[r] = std::exp(sorted_values[r] - sorted_values[0]) / kept_total;
+    below += n.probs[r];
+    if (!found && Real(u) < below) {
+      n.chosen = r;
+      found = true;
+    }
+  }
+  return n;
+}
+
+CheckResult check_row(const float* logits, std::int64_t vocab, std::size_t k, std::uint32_t row,
+                      const std::uint32_t* top_tok, const float* top_prob, std::uint32_t token) {
+  const std::string where = "row " + std::to_string(row) + ": ";
+  std::vector<Candidate> all(static_cast<std::size_t>(vocab));
+  for (std::int64_t t = 0; t < vocab; ++t) all[std::size_t(t)] = {logits[t], std::uint32_t(t)};
+  top_k(all, k);
+  std::set<std::uint32_t> expected, got;
+  for (const auto& c : all) expected.insert(c.token);
+  for (std::size_t r = 0; r < k; ++r) {
+    if (top_tok[r] >= vocab) return {false, where + "top token " + std::to_string(r) + " out of range"};
+    got.insert(top_tok[r]);
+    if (r > 0 && logits[top_tok[r]] > logits[top_tok[r - 1]])
+      return {false, where + "top tokens not in descending logit order"};
+  }
+  if (got != expected) return {false, where + "top-k token set differs from the reference's"};
+  // Probabilities in float64 over the reference order; where the nucleus boundary is within
+  // rounding of top_p, the kernel's nucleus size is taken.
+  std::vector<double> values;
+  for (const auto& c : all) values.push_back(c.value);
+  const float u = uniform01(kSeed, row);
+  auto ref = nucleus<double>(values, u);
+  std::size_t kept = 0;
+  while (kept < k && top_prob[kept] > 0) ++kept;
+  if (kept != ref.kept) {
+    double cumulative = 0, total = 0;
+    for (double v : values) total += std::exp(v - values[0]);
+    for (std::size_t r = 0; r < std::min(kept, ref.kept); ++r) cumulative += std::exp(values[r] - values[0]) / total;
+    if (kept == 0 || std::abs(cumulative - kTopP) > 1e-5)
+      return {false, where + "nucleus of " + std::to_string(kept) + " tokens, reference " + std::to_string(ref.kept)};
+    ref = nucleus<double>(values, u, kept);
+  }
+  double diff = 0, norm = 0;
+  for (std::size_t r = 0; r < k; ++r) {
+    if (!std::isfinite(top_prob[r])) return {false, where + "probability not finite"};
+    const double d = top_prob[r] - ref.probs[r];
+    diff += d * d;
+    norm += ref.probs[r] * ref.probs[r];
+  }
+  const double error = std::sqrt(diff / norm);
+  if (error > 1e-5) return {false, where + "probabilities rel L2 error " + std::to_string(error)};
+  // The drawn token: the reference's, or a neighbour when u is within rounding of the boundary.
+  const std::uint32_t want = all[ref.chosen].token;
+  if (token != want) {
+    double below = 0;
+    for (std::size_t r = 0; r <= ref.chosen; ++r) below += ref.probs[r];
+    const double lower = below - ref.probs[ref.chosen];
+    const bool near = std::abs(u - lower) < 1e-5 || std::abs(u - below) < 1e-5;
+    if (!near) return {false, where + "drew token " + std::to_string(token) + ", reference " + std::to_string(want)};
+  }
+  return {true, ""};
+}
+
+}  // namespace
+
+PERFGATE_KERNEL(sampling) {
+  return KernelDef("sampling")
+      .describe("top-k (k) then top-p (0.9) sampling over vocab logits per row: partial + merge pass")
+      .axis("vocab", {32000, 128256})  // LLaMA-2 and LLaMA-3 vocabularies
+      .axis("batch", {1})
+      .axis("k", {40})
+      .axis("wg", {256}, {Backend::vulkan})
+      .valid([](const Params& p, Backend backend) {
+        if (p["k"] < 1 || p["k"] > kMaxK || p["vocab"] < p["k"] || p["batch"] < 1) return false;
+        if (backend == Backend::cpu) return true;
+        const std::int64_t merge_items = (chunks(p, chunk_size(p, backend)) * p["k"] + p["wg"] - 1) / p["wg"];
+        return valid_row_workgroup(p["wg"]) && p["wg"] * kItems >= p["k"] && merge_items <= 64;
+      })
+      .buffers([](const Params& p) {
+        const auto rows = std::size_t(p["batch"]), k = std::size_t(p["k"]);
+        const auto candidates = rows * std::size_t(max_chunks(p)) * k;
+        return std::vector<BufferSpec>{
+            {"logits", ElementType::f32, rows * std::size_t(p["vocab"]), BufferRole::input},
+            {"cand_val", ElementType::f32, candidates, BufferRole::scratch},
+            {"cand_tok", ElementType::u32, candidates, BufferRole::scratch},
+            {"top_tok", ElementType::u32, rows * k, BufferRole::output},
+            {"top_prob", ElementType::f32, rows * k, BufferRole::output},
+            {"token", ElementType::u32, rows, BufferRole::output}};
+      })
+      // Logits ~ N(0, 3): a long-tailed row whose top-k softmax is neither flat nor one-hot.
+      .fill([](const Params&, Buffers& buf, Rng& rng) {
+        std::normal_distribution<float> normal(0.0f, 3.0f);
+        for (float& v : buf.get<float>("logits")) v = normal(rng);
+      })
+      // Minimal traffic: the logits once, the k tokens and probabilities and the token out;
+      // one comparison per logit.
+      .cost([](const Params& p) {
+        const double rows = double(p["batch"]), k = double(p["k"]);
+        return Cost{4 * rows * double(p["vocab"]), rows * (8 * k + 4), rows * double(p["vocab"])};
+      })
+      .reference(
+          [](const Params&, const Buffers&) { return Expected{}; }, 1e-5,
+          "custom check: the top-k token set must equal the reference's exactly (distinct "
+          "logits); probabilities within 1e-5 relative L2 (float32 exp of k differences, "
+          "k-term sums: ~1e-6); the nucleus size and the drawn token must match unless the "
+          "float64 cumulative probability is within 1e-5 of top_p or of the uniform draw")
+      .check([](const Params& p, const Buffers& buf) {
+        const auto k = std::size_t(p["k"]);
+        const auto vocab = p["vocab"];
+        for (std::uint32_t row = 0; row < std::uint32_t(p["batch"]); ++row) {
+          auto r = check_row(buf.get<float>("logits").data() + row * vocab, vocab, k, row,
+                             buf.get<std::uint32_t>("top_tok").data() + row * k,
+                             buf.get<float>("top_prob").data() + row * k,
+                             buf.get<std::uint32_t>("token")[row]);
+          if (!r.ok) return r;
+        }
+        return CheckResult{true, "top-k sets, probabilities (1e-5) and drawn tokens match, " +
+                                     std::to_string(p["batch"]) + " rows"};
+      })
+      .cpu([](const Params& p, Buffers& buf) {
+        const auto rows = p["batch"], vocab = p["vocab"], k = p["k"];
+        const std::int64_t nchunks = chunks(p, kCpuChunk);
+        const float* logits = buf.get<float>("logits").data();
+        float* cand_val = buf.get<float>("cand_val").data();
+        std::uint32_t* cand_tok = buf.get<std::uint32_t>("cand_tok").data();
+        // Partial pass: the k best of each chunk.
+#pragma omp parallel for collapse(2) schedule(static)
+        for (std::int64_t row = 0; row < rows; ++row)
+          for (std::int64_t c = 0; c < nchunks; ++c) {
+            const std::int64_t first = c * kCpuChunk, last = std::min(vocab, first + kCpuChunk);
+            std::vector<Candidate> local;
+            local.reserve(std::size_t(last - first));
+            for (std::int64_t t = first; t < last; ++t) local.push_back({logits[row * vocab + t], std::uint32_t(t)});
+            top_k(local, std::size_t(k));
+            const std::int64_t out = (row * nchunks + c) * k;
+            for (std::int64_t r = 0; r < k; ++r) {
+              const bool real = std::size_t(r) < local.size();
+              cand_val[out + r] = real ? local[std::size_t(r)].value : -INFINITY;
+              cand_tok[out + r] = real ? local[std::size_t(r)].token : 0xffffffffu;
+            }
+          }
+        // Merge pass.
+        std::uint32_t* top_tok = buf.get<std::uint32_t>("top_tok").data();
+        float* top_prob = buf.get<float>("top_prob").data();
+        std::uint32_t* token = buf.get<std::uint32_t>("token").data();
+        for (std::int64_t row = 0; row < rows; ++row) {
+          std::vector<Candidate> merged;
+          for (std::int64_t c = 0; c < nchunks * k; ++c)
+            if (cand_tok[row * nchunks * k + c] != 0xffffffffu)
+              merged.push_back({cand_val[row * nchunks * k + c], cand_tok[row * nchunks * k + c]});
+          top_k(merged, std::size_t(k));
+          std::vector<float> values;
+          for (const auto& c : merged) values.push_back(c.value);
+          const auto n = nucleus<float>(values, uniform01(kSeed, std::uint32_t(row)));
+          for (std::int64_t r = 0; r < k; ++r) {
+            top_tok[row * k + r] = merged[std::size_t(r)].token;
+            top_prob[row * k + r] = n.probs[std::size_t(r)];
+          }
+          token[row] = merged[n.chosen].token;
+        }
+      })
+      .vulkan([](const Params& p, const DeviceLimits& limits) {
+        const std::int64_t wg = p["wg"], nchunks = chunks(p, wg * kItems);
+        const auto merge_items = std::uint32_t((nchunks * p["k"] + wg - 1) / wg);
+        Dispatch partial = row_dispatch("sampling/topk_partial", limits, wg, 1,
+                                        {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks)},
+                                        {"logits", "cand_val", "cand_tok"}, "partial");
+        partial.specialization.push_back(std::uint32_t(kItems));
+        partial.groups = {std::uint32_t(nchunks), std::uint32_t(p["batch"]), 1};
+        Dispatch merge = row_dispatch(
+            "sampling/topk_merge", limits, wg, p["batch"],
+            {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks), kSeed,
+             std::bit_cast<std::uint32_t>(kTopP)},
+            {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge");
+        merge.specialization.push_back(merge_items);
+        merge.specialization.push_back(std::uint32_t(kMaxK));
+        return VulkanPlan{{partial, merge}};
+      });
+}

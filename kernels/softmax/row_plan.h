@@ -1,0 +1,74 @@
+#pragma once
+// The Vulkan dispatch of a row kernel (one row per workgroup, workgroup reductions): the
+// subgroup variant "<folder>/<stem>" where the device has subgroup arithmetic, else the
+// shared-memory variant "<folder>/<stem>_shared".
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfgate/error.h"
+#include "perfgate/kernel.h"
+
+namespace perfgate::kernels {
+
+inline bool valid_row_workgroup(std::int64_t wg) {
+  return wg >= 1 && wg <= 1024 && std::has_single_bit(std::uint64_t(wg));
+}
+
+inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limits,
+                             std::int64_t wg, std::int64_t rows,
+                             std::vector<std::uint32_t> push_constants,
+                             std::vector<std::string> bindings, std::string stage) {
+  if (std::uint64_t(wg) > limits.max_workgroup_invocations)
+    throw Error(shader + ": wg=" + std::to_string(wg) + " exceeds the device's " +
+                std::to_string(limits.max_workgroup_invocations) + " invocations per workgroup");
+  Dispatch d;
+  d.shader = limits.subgroup_arithmetic ? shader : shader + "_shared";
+  d.bindings = std::move(bindings);
+  d.specialization = {std::uint32_t(wg)};
+  d.push_constants = std::move(push_constants);
+  const auto n = std::uint32_t(rows);
+  d.groups = {std::min(n, 65535u), (n + 65534) / 65535, 1};  // rows beyond 65535 go to y
+  d.stage = std::move(stage);
+  return d;
+}
+
+// The common part of a row kernel's definition: a rows x cols float32 matrix read as vec4 rows,
+// and the workgroup size on Vulkan. Sizes: 1024 x 4096 (16 MiB per buffer) by default;
+// --axis rows=16384 fills an H100.
+inline KernelDef row_kernel(std::string name, std::string description) {
+  return KernelDef(std::move(name))
+      .describe(std::move(description))
+      .axis("rows", {1024})
+      .axis("cols", {4096})
+      .axis("wg", {256}, {Backend::vulkan})
+      .valid([](const Params& p, Backend backend) {
+        if (p["rows"] < 1 || p["cols"] < 4 || p["cols"] % 4) return false;
+        return backend == Backend::cpu || valid_row_workgroup(p["wg"]);
+      });
+}
+
+// The common part of a matrix-vector kernel (one row of W per workgroup): m x k, k a multiple
+// of `k_multiple` (whole vector loads), the workgroup size on Vulkan, and its dispatch of
+// "<folder>/<stem>" with bindings w, x, y.
+inline KernelDef matvec_kernel(std::string name, std::string description, std::int64_t k_multiple,
+                               std::int64_t wg, std::string shader) {
+  return KernelDef(std::move(name))
+      .describe(std::move(description))
+      .axis("m", {2560, 4096})
+      .axis("k", {2560, 4096})
+      .axis("wg", {wg}, {Backend::vulkan})
+      .valid([k_multiple](const Params& p, Backend backend) {
+        if (p["m"] < 1 || p["k"] < k_multiple || p["k"] % k_multiple) return false;
+        return backend == Backend::cpu || valid_row_workgroup(p["wg"]);
+      })
+      .vulkan([shader](const Params& p, const DeviceLimits& limits) {
+        return VulkanPlan{{row_dispatch(shader, limits, p["wg"], p["m"],
+                                        {std::uint32_t(p["m"]), std::uint32_t(p["k"])},
+                                        {"w", "x", "y"}, shader.substr(shader.find('/') + 1))}};
+      });
+}
+
+}  // namespace perfgate::kernels

@@ -1,0 +1,211 @@
+// The LLM kernels' CPU implementations against their float64 references on fresh random data at
+// small sizes, poisoned outputs rejected, and their Vulkan plans well-formed (shaders embedded,
+// bindings naming buffers) for every default point and the matmul tile/wg sweep.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "perfgate/registry.h"
+
+namespace perfgate {
+namespace {
+
+const KernelDef& kernel(const std::string& name) {
+  const KernelDef* k = find_kernel(name);
+  if (!k) throw std::runtime_error("kernel " + name + " is not registered");
+  return *k;
+}
+
+// Fills inputs (seeded), poisons outputs as the harness does, runs `run` and verifies.
+CheckResult run_and_verify(const KernelDef& k, const Params& p, bool run, std::uint64_t seed = 1) {
+  Buffers buffers(k.buffer_specs(p));
+  Rng rng(seed);
+  k.fill_inputs(p, buffers, rng);
+  for (auto& b : buffers.all())
+    if (b.spec.role != BufferRole::input) std::memset(b.data.data(), 0xff, b.data.size());
+  if (run) k.run_cpu(p, buffers);
+  return k.verify(p, buffers);
+}
+
+struct Point {
+  std::string kernel;
+  std::vector<std::pair<std::string, std::int64_t>> params;
+};
+
+std::string point_name(const testing::TestParamInfo<Point>& info) {
+  std::string name = info.param.kernel;
+  for (const auto& [axis, value] : info.param.params) name += "_" + axis + std::to_string(value);
+  return name;
+}
+
+// Small sizes, including ragged ones the CPU code must handle (not multiples of its blocks).
+const std::vector<Point> kSmallPoints = {
+    {"matmul", {{"m", 64}, {"n", 96}, {"k", 80}}},
+    {"matmul", {{"m", 7}, {"n", 45}, {"k", 300}}},
+    {"matmul", {{"m", 1}, {"n", 33}, {"k", 17}}},
+    {"f16_matvec", {{"m", 37}, {"k", 264}}},
+    {"f16_matvec", {{"m", 256}, {"k", 1024}}},
+    {"q4_0_matvec", {{"m", 37}, {"k", 256}}},
+    {"q4_0_matvec", {{"m", 128}, {"k", 1024}}},
+    {"softmax", {{"rows", 13}, {"cols", 100}}},
+    {"softmax", {{"rows", 4}, {"cols", 4096}}},
+    {"rmsnorm", {{"rows", 13}, {"cols", 100}}},
+    {"layernorm", {{"rows", 13}, {"cols", 100}}},
+    {"attention_qkv", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}}},
+    {"attention_scores", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}}},
+    {"attention_softmax", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}}},
+    {"attention_weighted_sum", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}}},
+    {"attention_output", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}}},
+    {"attention_layer", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}}},
+    {"attention_layer", {{"seq", 20}, {"dmodel", 96}, {"heads", 3}}},
+    {"sampling", {{"vocab", 5000}, {"batch", 3}, {"k", 40}}},
+    {"sampling", {{"vocab", 32000}, {"batch", 1}, {"k", 1}}},
+    {"sampling", {{"vocab", 100}, {"batch", 2}, {"k", 64}}},
+};
+
+class KernelsCpu : public testing::TestWithParam<Point> {};
+
+TEST_P(KernelsCpu, MatchesReferenceOnRandomData) {
+  const KernelDef& k = kernel(GetParam().kernel);
+  const Params p(GetParam().params);
+  ASSERT_TRUE(k.is_valid(p, Backend::cpu)) << p.id();
+  for (std::uint64_t seed : {1u, 2u}) {
+    const CheckResult r = run_and_verify(k, p, true, seed);
+    EXPECT_TRUE(r.ok) << k.name() << " " << p.id() << " seed " << seed << ": " << r.detail;
+  }
+}
+
+TEST_P(KernelsCpu, RejectsPoisonedOutput) {
+  const KernelDef& k = kernel(GetParam().kernel);
+  const CheckResult r = run_and_verify(k, Params(GetParam().params), false);
+  EXPECT_FALSE(r.ok) << k.name() << ": an unwritten output passed: " << r.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(Small, KernelsCpu, testing::ValuesIn(kSmallPoints), point_name);
+
+TEST(KernelsCpu, CostModelsAreMinimalTraffic) {
+  // matmul 64 x 32 x 16: A and B read once, C written once, 2 m n k flops.
+  const Cost c = kernel("matmul").cost_of(Params({{"m", 64}, {"n", 32}, {"k", 16}}));
+  EXPECT_DOUBLE_EQ(c.bytes_read, 4.0 * (64 * 16 + 16 * 32));
+  EXPECT_DOUBLE_EQ(c.bytes_written, 4.0 * 64 * 32);
+  EXPECT_DOUBLE_EQ(c.flops, 2.0 * 64 * 32 * 16);
+  // Q4_0: 18 bytes per 32 weights plus x; f16: 2 bytes per weight plus x.
+  const Params mv({{"m", 4096}, {"k", 4096}});
+  EXPECT_DOUBLE_EQ(kernel("q4_0_matvec").cost_of(mv).bytes_read, 4096.0 * 128 * 18 + 4 * 4096);
+  EXPECT_DOUBLE_EQ(kernel("f16_matvec").cost_of(mv).bytes_read, 2.0 * 4096 * 4096 + 4 * 4096);
+  EXPECT_DOUBLE_EQ(kernel("softmax").cost_of(Params({{"rows", 2}, {"cols", 8}})).bytes(), 2 * 64.0);
+}
+
+TEST(KernelsCpu, SamplingCheckRejectsAWrongTokenSetOrDraw) {
+  const KernelDef& k = kernel("sampling");
+  const Params p({{"vocab", 4096}, {"batch", 1}, {"k", 8}});
+  Buffers buf(k.buffer_specs(p));
+  Rng rng(3);
+  k.fill_inputs(p, buf, rng);
+  k.run_cpu(p, buf);
+  ASSERT_TRUE(k.verify(p, buf).ok);
+  auto top = buf.get<std::uint32_t>("top_tok");
+  const std::uint32_t last = top[7];
+  top[7] = top[7] == 0 ? 1 : 0;  // a token outside the top 8 (of 4096: almost surely)
+  EXPECT_FALSE(k.verify(p, buf).ok);
+  top[7] = last;
+  auto token = buf.get<std::uint32_t>("token");
+  token[0] = token[0] == top[0] ? top[7] : top[0];  // a different token of the set
+  EXPECT_FALSE(k.verify(p, buf).ok);
+}
+
+// Every default point of every LLM kernel on Vulkan, with and without subgroup arithmetic.
+const std::vector<std::string> kLlmKernels = {
+    "matmul", "f16_matvec", "q4_0_matvec", "softmax", "rmsnorm", "layernorm",
+    "attention_qkv", "attention_scores", "attention_softmax", "attention_weighted_sum",
+    "attention_output", "attention_layer", "sampling"};
+
+std::vector<Params> default_points(const KernelDef& k, Backend backend) {
+  std::vector<std::vector<std::pair<std::string, std::int64_t>>> points{{}};
+  for (const Axis& axis : k.axes()) {
+    if (!axis.applies_to(backend)) continue;
+    std::vector<std::vector<std::pair<std::string, std::int64_t>>> next;
+    for (const auto& prefix : points)
+      for (std::int64_t v : axis.values) {
+        next.push_back(prefix);
+        next.back().emplace_back(axis.name, v);
+      }
+    points = std::move(next);
+  }
+  std::vector<Params> valid;
+  for (auto& values : points)
+    if (k.is_valid(Params(values), backend)) valid.emplace_back(values);
+  return valid;
+}
+
+void expect_well_formed(const KernelDef& k, const Params& p, const DeviceLimits& limits) {
+  const auto specs = k.buffer_specs(p);
+  const Buffers buffers(specs);
+  const VulkanPlan plan = k.vulkan_plan(p, limits);
+  ASSERT_FALSE(plan.dispatches.empty()) << k.name();
+  for (const Dispatch& d : plan.dispatches) {
+    SCOPED_TRACE(k.name() + " " + p.id() + " " + d.shader);
+#ifdef PERFGATE_HAS_VULKAN
+    EXPECT_FALSE(find_shader(d.shader).empty()) << "shader not embedded";
+#endif
+    EXPECT_EQ(d.shader.ends_with("_shared"), !limits.subgroup_arithmetic && d.shader.find("matmul") == std::string::npos);
+    for (const auto& name : d.bindings) EXPECT_NO_THROW(buffers.index_of(name)) << name;
+    ASSERT_FALSE(d.specialization.empty());
+    EXPECT_LE(d.specialization[0], limits.max_workgroup_invocations);
+    EXPECT_LE(d.push_constants.size() * 4, 128u);  // the guaranteed push constant range
+    for (std::uint32_t g : d.groups) EXPECT_TRUE(g >= 1 && g <= 65535) << g;
+    EXPECT_FALSE(d.stage.empty());
+  }
+  for (const auto& s : specs) EXPECT_LE(s.bytes(), limits.max_storage_buffer_range) << s.name;
+}
+
+TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
+  for (bool subgroups : {true, false}) {
+    DeviceLimits limits;  // llvmpipe-like
+    limits.subgroup_size = 8;
+    limits.subgroup_arithmetic = subgroups;
+    limits.max_workgroup_invocations = 1024;
+    limits.max_shared_memory_bytes = 32768;
+    for (const auto& name : kLlmKernels) {
+      const KernelDef& k = kernel(name);
+      const auto points = default_points(k, Backend::vulkan);
+      EXPECT_FALSE(points.empty()) << name << " has no default Vulkan point";
+      for (const Params& p : points) expect_well_formed(k, p, limits);
+    }
+  }
+}
+
+TEST(KernelsVulkanPlan, MatmulSweepCoversTilesAndWorkgroups) {
+  DeviceLimits limits;
+  limits.max_workgroup_invocations = 1024;
+  limits.max_shared_memory_bytes = 49152;
+  const KernelDef& k = kernel("matmul");
+  int valid = 0;
+  for (std::int64_t tile : {16, 32, 64, 128})
+    for (std::int64_t wg : {32, 64, 128, 256, 512}) {
+      const Params p({{"m", 512}, {"n", 512}, {"k", 512}, {"tile", tile}, {"wg", wg}});
+      if (!k.is_valid(p, Backend::vulkan)) {
+        EXPECT_TRUE(tile * tile < wg || tile * tile / wg > 64) << p.id();
+        continue;
+      }
+      ++valid;
+      expect_well_formed(k, p, limits);
+      const Dispatch d = k.vulkan_plan(p, limits).dispatches[0];
+      // Register block: RM x RN outputs per thread covering the tile exactly.
+      EXPECT_EQ(std::int64_t(d.specialization[3] * d.specialization[4]) * wg, tile * tile) << p.id();
+      EXPECT_EQ(d.groups[0], 512u / tile);
+    }
+  EXPECT_GE(valid, 12);
+  // The sweep: tile=16,32,64 x wg=64,128,256 has a valid point for every tile.
+  for (std::int64_t tile : {16, 32, 64}) {
+    bool any = false;
+    for (std::int64_t wg : {64, 128, 256})
+      any |= k.is_valid(Params({{"m", 512}, {"n", 512}, {"k", 512}, {"tile", tile}, {"wg", wg}}), Backend::vulkan);
+    EXPECT_TRUE(any) << "tile " << tile;
+  }
+}
+
+}  // namespace
+}  // namespace perfgate
