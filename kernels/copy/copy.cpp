@@ -1,5 +1,6 @@
 // copy: b = a. The device's practical memory bandwidth: every other kernel's % of peak is
 // measured against what this one reaches.
+#include <algorithm>
 #include <cstring>
 
 #include "perfgate/registry.h"
@@ -10,6 +11,7 @@ PERFGATE_KERNEL(copy) {
   return KernelDef("copy")
       .describe("b = a over n floats: the practical bandwidth ceiling (bytes read + written)")
       .axis("n", {1 << 20, 1 << 25})
+      .axis("wg", {256}, {Backend::vulkan})
       .buffers([](const Params& p) {
         const auto n = static_cast<std::size_t>(p["n"]);
         return std::vector<BufferSpec>{{"a", ElementType::f32, n, BufferRole::input},
@@ -31,5 +33,14 @@ PERFGATE_KERNEL(copy) {
         const auto n = static_cast<std::int64_t>(p["n"]);
 #pragma omp parallel for simd schedule(static)
         for (std::int64_t i = 0; i < n; ++i) b[i] = a[i];
+      })
+      // kernels/copy/copy.comp: 4 vec4s per thread per tile, workgroups striding over tiles
+      // (at most 65535 of them, the count every device allows).
+      .vulkan([](const Params& p, const DeviceLimits& d) {
+        const auto n = static_cast<std::uint32_t>(p["n"]);
+        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const std::uint32_t tiles = ((n + 3) / 4 + 4 * wg - 1) / (4 * wg);  // 4 vec4s per thread
+        return VulkanPlan{{Dispatch{"copy/copy", {"a", "b"}, {wg, 4}, {n},
+                                    {std::clamp(tiles, 1u, 65535u), 1, 1}, "copy"}}};
       });
 }

@@ -1,5 +1,7 @@
 // fma_peak: the device's float32 FMA throughput. Each element runs kChains independent chains
 // x = x * a + b for `iters` steps in registers; only the final values are written.
+#include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "perfgate/registry.h"
@@ -24,6 +26,7 @@ PERFGATE_KERNEL(fma_peak) {
       .axis("n", {1 << 14}, {Backend::cpu})
       .axis("n", {1 << 20}, {Backend::vulkan})
       .axis("iters", {1024})
+      .axis("wg", {256}, {Backend::vulkan})
       .buffers([](const Params& p) {
         const auto n = static_cast<std::size_t>(p["n"]);
         return std::vector<BufferSpec>{{"x", ElementType::f32, n, BufferRole::input},
@@ -65,5 +68,16 @@ PERFGATE_KERNEL(fma_peak) {
           for (int c = 0; c < kChains; ++c) sum += v[c];
           y[i] = sum;
         }
+      })
+      // kernels/fma_peak/fma_peak.comp: one element per thread; a, b and iters are push
+      // constants so the shader compiler cannot fold the chains.
+      .vulkan([](const Params& p, const DeviceLimits& d) {
+        const auto n = static_cast<std::uint32_t>(p["n"]);
+        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const std::uint32_t groups = std::clamp((n + wg - 1) / wg, 1u, 65535u);
+        return VulkanPlan{{Dispatch{"fma_peak/fma_peak", {"x", "y"}, {wg},
+                                    {n, static_cast<std::uint32_t>(p["iters"]), std::bit_cast<std::uint32_t>(kA),
+                                     std::bit_cast<std::uint32_t>(kB)},
+                                    {groups, 1, 1}, "fma"}}};
       });
 }

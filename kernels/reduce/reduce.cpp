@@ -1,4 +1,5 @@
 // reduce: sum of n floats. Read-only bandwidth: one pass over the input, one float written.
+#include <algorithm>
 #include <random>
 
 #include "perfgate/registry.h"
@@ -13,6 +14,7 @@ PERFGATE_KERNEL(reduce) {
   return KernelDef("reduce")
       .describe("sum = a[0] + ... + a[n-1] over n floats (read-only bandwidth)")
       .axis("n", {1 << 20, 1 << 25})
+      .axis("wg", {256}, {Backend::vulkan})
       .buffers([](const Params& p) {
         const auto n = static_cast<std::size_t>(p["n"]);
         return std::vector<BufferSpec>{{"a", ElementType::f32, n, BufferRole::input},
@@ -45,5 +47,19 @@ PERFGATE_KERNEL(reduce) {
 #pragma omp parallel for simd reduction(+ : sum) schedule(static)
         for (std::int64_t i = 0; i < n; ++i) sum += a[i];
         buf.get<float>("sum")[0] = sum;
+      })
+      // kernels/reduce/reduce.comp twice: a -> partials (about 4 workgroups per compute unit,
+      // each striding over a with 4 vec4 loads in flight per thread), then partials -> sum in
+      // one workgroup. Subgroup arithmetic when the device has it, else a shared-memory tree.
+      .vulkan([](const Params& p, const DeviceLimits& d) {
+        const auto n = static_cast<std::uint32_t>(p["n"]);
+        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        constexpr std::uint32_t kVec4PerThread = 4;
+        const std::uint32_t tiles = ((n + 3) / 4 + wg * kVec4PerThread - 1) / (wg * kVec4PerThread);
+        const std::uint32_t groups = std::clamp(std::min(tiles, 4 * d.compute_units), 1u,
+                                                static_cast<std::uint32_t>(kPartials));
+        const std::vector<std::uint32_t> spec{wg, kVec4PerThread, d.subgroup_arithmetic ? 1u : 0u};
+        return VulkanPlan{{Dispatch{"reduce/reduce", {"a", "partials"}, spec, {n}, {groups, 1, 1}, "partials"},
+                           Dispatch{"reduce/reduce", {"partials", "sum"}, spec, {groups}, {1, 1, 1}, "final"}}};
       });
 }

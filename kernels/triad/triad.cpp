@@ -1,4 +1,7 @@
 // triad: a = b + s * c, the STREAM triad.
+#include <algorithm>
+#include <bit>
+
 #include "perfgate/registry.h"
 
 using namespace perfgate;
@@ -11,6 +14,7 @@ PERFGATE_KERNEL(triad) {
   return KernelDef("triad")
       .describe("STREAM triad a = b + 3 c over n floats (2 reads, 1 write per element)")
       .axis("n", {1 << 20, 1 << 25})
+      .axis("wg", {256}, {Backend::vulkan})
       .buffers([](const Params& p) {
         const auto n = static_cast<std::size_t>(p["n"]);
         return std::vector<BufferSpec>{{"a", ElementType::f32, n, BufferRole::output},
@@ -37,5 +41,14 @@ PERFGATE_KERNEL(triad) {
         const auto n = static_cast<std::int64_t>(p["n"]);
 #pragma omp parallel for simd schedule(static)
         for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + kScalar * c[i];
+      })
+      // kernels/triad/triad.comp: copy's tiling; the scalar travels as a push constant.
+      .vulkan([](const Params& p, const DeviceLimits& d) {
+        const auto n = static_cast<std::uint32_t>(p["n"]);
+        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const std::uint32_t tiles = ((n + 3) / 4 + 4 * wg - 1) / (4 * wg);  // 4 vec4s per thread
+        return VulkanPlan{{Dispatch{"triad/triad", {"a", "b", "c"}, {wg, 4},
+                                    {n, std::bit_cast<std::uint32_t>(kScalar)},
+                                    {std::clamp(tiles, 1u, 65535u), 1, 1}, "triad"}}};
       });
 }

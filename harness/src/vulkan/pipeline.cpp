@@ -1,0 +1,121 @@
+#include "vulkan/pipeline.h"
+
+#include "perfgate/error.h"
+#include "vulkan/buffer.h"
+#include "vulkan/context.h"
+#include "vulkan/vk_error.h"
+
+namespace perfgate::vk {
+
+Pipeline::Pipeline(const Context& context, std::string name, std::span<const std::uint32_t> spirv,
+                   const std::vector<const Buffer*>& bindings,
+                   const std::vector<std::uint32_t>& specialization, std::uint32_t push_constant_bytes)
+    : context_(context), name_(std::move(name)), push_constant_bytes_(push_constant_bytes) {
+  const VkDevice device = context.device();
+  const auto& limits = context.limits();
+  if (spirv.empty()) throw Error("shader " + name_ + " has no SPIR-V");
+  if (push_constant_bytes > limits.maxPushConstantsSize)
+    throw Error("shader " + name_ + ": " + std::to_string(push_constant_bytes) +
+                " bytes of push constants, over maxPushConstantsSize " +
+                std::to_string(limits.maxPushConstantsSize));
+  for (const Buffer* buffer : bindings)
+    if (buffer->bytes() > limits.maxStorageBufferRange)
+      throw Error("shader " + name_ + ": buffer " + buffer->name() + " (" + size_text(buffer->bytes()) +
+                  ") is over maxStorageBufferRange (" + size_text(limits.maxStorageBufferRange) + ")");
+  const std::string what = "(" + name_ + ")";
+
+  try {
+    VkShaderModuleCreateInfo module{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module.codeSize = spirv.size_bytes();
+    module.pCode = spirv.data();
+    check(vkCreateShaderModule(device, &module, nullptr, &module_), "vkCreateShaderModule" + what);
+
+    std::vector<VkDescriptorSetLayoutBinding> layout_bindings(bindings.size());
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+      layout_bindings[i].binding = static_cast<std::uint32_t>(i);
+      layout_bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      layout_bindings[i].descriptorCount = 1;
+      layout_bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo set_layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_layout.bindingCount = static_cast<std::uint32_t>(layout_bindings.size());
+    set_layout.pBindings = layout_bindings.data();
+    check(vkCreateDescriptorSetLayout(device, &set_layout, nullptr, &set_layout_),
+          "vkCreateDescriptorSetLayout" + what);
+
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
+    VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout.setLayoutCount = 1;
+    layout.pSetLayouts = &set_layout_;
+    layout.pushConstantRangeCount = push_constant_bytes > 0 ? 1 : 0;
+    layout.pPushConstantRanges = &range;
+    check(vkCreatePipelineLayout(device, &layout, nullptr, &layout_), "vkCreatePipelineLayout" + what);
+
+    std::vector<VkSpecializationMapEntry> entries(specialization.size());
+    for (std::size_t i = 0; i < specialization.size(); ++i)
+      entries[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(4 * i), 4};
+    VkSpecializationInfo spec{};
+    spec.mapEntryCount = static_cast<std::uint32_t>(entries.size());
+    spec.pMapEntries = entries.data();
+    spec.dataSize = specialization.size() * sizeof(std::uint32_t);
+    spec.pData = specialization.data();
+
+    VkComputePipelineCreateInfo create{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    create.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    create.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    create.stage.module = module_;
+    create.stage.pName = "main";
+    create.stage.pSpecializationInfo = specialization.empty() ? nullptr : &spec;
+    create.layout = layout_;
+    check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &create, nullptr, &pipeline_),
+          "vkCreateComputePipelines" + what);
+
+    if (!bindings.empty()) {
+      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<std::uint32_t>(bindings.size())};
+      VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      pool.maxSets = 1;
+      pool.poolSizeCount = 1;
+      pool.pPoolSizes = &size;
+      check(vkCreateDescriptorPool(device, &pool, nullptr, &pool_), "vkCreateDescriptorPool" + what);
+      VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      allocate.descriptorPool = pool_;
+      allocate.descriptorSetCount = 1;
+      allocate.pSetLayouts = &set_layout_;
+      check(vkAllocateDescriptorSets(device, &allocate, &set_), "vkAllocateDescriptorSets" + what);
+
+      std::vector<VkDescriptorBufferInfo> infos(bindings.size());
+      std::vector<VkWriteDescriptorSet> writes(bindings.size());
+      for (std::size_t i = 0; i < bindings.size(); ++i) {
+        infos[i] = {bindings[i]->handle(), 0, VK_WHOLE_SIZE};
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstSet = set_;
+        writes[i].dstBinding = static_cast<std::uint32_t>(i);
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+      }
+      vkUpdateDescriptorSets(device, static_cast<std::uint32_t>(writes.size()), writes.data(), 0, nullptr);
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+Pipeline::~Pipeline() { release(); }
+
+void Pipeline::release() {
+  const VkDevice device = context_.device();
+  if (pool_) vkDestroyDescriptorPool(device, pool_, nullptr);
+  if (pipeline_) vkDestroyPipeline(device, pipeline_, nullptr);
+  if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
+  if (set_layout_) vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+  if (module_) vkDestroyShaderModule(device, module_, nullptr);
+  pool_ = VK_NULL_HANDLE;
+  pipeline_ = VK_NULL_HANDLE;
+  layout_ = VK_NULL_HANDLE;
+  set_layout_ = VK_NULL_HANDLE;
+  module_ = VK_NULL_HANDLE;
+}
+
+}  // namespace perfgate::vk

@@ -1,0 +1,101 @@
+// Each kernel's shader against its float64 reference on random input, with outputs poisoned
+// first; odd sizes exercise the tails. Also the device's refusal of oversized buffers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "perfgate/registry.h"
+#include "vulkan/vulkan_fixture.h"
+
+#ifdef PERFGATE_HAS_VULKAN
+#include "vulkan/context.h"
+#include "vulkan/vulkan_case.h"
+#endif
+
+namespace perfgate {
+namespace {
+
+struct ShaderCase {
+  const char* kernel;
+  Params params;
+};
+
+std::vector<ShaderCase> shader_cases() {
+  return {
+      {"copy", Params({{"n", 65539}, {"wg", 256}})},
+      {"copy", Params({{"n", 3}, {"wg", 64}})},
+      {"triad", Params({{"n", 65539}, {"wg", 128}})},
+      {"reduce", Params({{"n", 65539}, {"wg", 256}})},
+      {"reduce", Params({{"n", 1 << 20}, {"wg", 64}})},
+      {"fma_peak", Params({{"n", 4099}, {"iters", 37}, {"wg", 256}})},
+  };
+}
+
+void check_case(PreparedCase& prepared, const KernelDef& kernel, const Params& params, Buffers& host) {
+  prepared.upload(host);
+  prepared.download(host);  // the poisoned outputs
+  for (const auto& buffer : host.all()) {
+    if (buffer.spec.role != BufferRole::output) continue;
+    for (float x : buffer.as<float>()) ASSERT_TRUE(std::isnan(x)) << buffer.spec.name << " was not poisoned";
+  }
+  prepared.run_once();
+  prepared.download(host);
+  const CheckResult check = kernel.verify(params, host);
+  EXPECT_TRUE(check.ok) << check.detail;
+}
+
+TEST(VulkanKernels, ShadersMatchTheirReferences) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  for (const auto& c : shader_cases()) {
+    SCOPED_TRACE(std::string(c.kernel) + " " + c.params.id());
+    const KernelDef* kernel = find_kernel(c.kernel);
+    ASSERT_NE(kernel, nullptr);
+    ASSERT_TRUE(kernel->has_backend(Backend::vulkan));
+    const auto specs = kernel->buffer_specs(c.params);
+    ASSERT_FALSE(device->unsupported(*kernel, c.params, specs).has_value());
+    Buffers host(specs);
+    Rng rng(11);
+    kernel->fill_inputs(c.params, host, rng);
+    auto prepared = device->prepare(*kernel, c.params, host);
+    check_case(*prepared, *kernel, c.params, host);
+  }
+}
+
+#ifdef PERFGATE_HAS_VULKAN
+TEST(VulkanKernels, ReduceWithoutSubgroupArithmetic) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  auto context = std::make_shared<vk::Context>("");
+  DeviceLimits limits = context->kernel_limits();
+  const KernelDef* reduce = find_kernel("reduce");
+  ASSERT_NE(reduce, nullptr);
+  for (bool subgroups : {false, true}) {
+    if (subgroups && !limits.subgroup_arithmetic) continue;
+    limits.subgroup_arithmetic = subgroups;
+    SCOPED_TRACE(subgroups ? "subgroupAdd" : "shared-memory tree");
+    const Params params({{"n", 100003}, {"wg", 96}});  // not a power of two either
+    Buffers host(reduce->buffer_specs(params));
+    Rng rng(5);
+    reduce->fill_inputs(params, host, rng);
+    vk::VulkanCase prepared(context, *reduce, params, reduce->buffer_specs(params), limits, 1 << 20);
+    ASSERT_EQ(prepared.plan().dispatches.size(), 2u);
+    EXPECT_EQ(prepared.plan().dispatches[0].specialization.at(2), subgroups ? 1u : 0u);
+    check_case(prepared, *reduce, params, host);
+  }
+}
+#endif
+
+TEST(VulkanKernels, BuffersOverTheDeviceLimitsAreRefused) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  const KernelDef* copy = find_kernel("copy");
+  ASSERT_NE(copy, nullptr);
+  const std::uint64_t range = device->limits().max_storage_buffer_range;
+  const Params params({{"n", static_cast<std::int64_t>(range / 4 + 16)}, {"wg", 256}});
+  const std::vector<BufferSpec> specs{{"a", ElementType::f32, range / 4 + 16, BufferRole::input},
+                                      {"b", ElementType::f32, range / 4 + 16, BufferRole::output}};
+  const auto why = device->unsupported(*copy, params, specs);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("maxStorageBufferRange"), std::string::npos) << *why;
+}
+
+}  // namespace
+}  // namespace perfgate
