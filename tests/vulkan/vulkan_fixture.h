@@ -3,32 +3,51 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "measure/device.h"
 
 namespace perfgate::testing {
 
-// The device is never destroyed: at exit, static destructors run after the NVIDIA driver's own
-// teardown, and destroying a VkDevice then crashes (seen on an H100, driver 580.159.04).
+struct SharedVulkanDevice {
+  std::unique_ptr<Device> device;
+  std::string reason;
+  bool tried = false;
+};
+
+inline SharedVulkanDevice& shared_vulkan_device() {
+  static SharedVulkanDevice shared;
+  return shared;
+}
+
+// Closes the shared device when the tests end, before exit: the NVIDIA driver tears itself down
+// in an atexit handler, and a VkDevice destroyed by a static destructor after it, or left alive,
+// crashes the process at exit (seen on an H100, driver 580.159.04).
+class VulkanDeviceEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { shared_vulkan_device().device.reset(); }
+};
+
+inline ::testing::Environment* const vulkan_device_environment =
+    ::testing::AddGlobalTestEnvironment(new VulkanDeviceEnvironment);
+
 inline Device* vulkan_device_or_null(std::string* why) {
-  static Device* device = nullptr;
-  static std::string reason;
-  static bool tried = false;
-  if (!tried) {
-    tried = true;
+  SharedVulkanDevice& shared = shared_vulkan_device();
+  if (!shared.tried) {
+    shared.tried = true;
     try {
-      device = open_vulkan_device("").release();
+      shared.device = open_vulkan_device("");
     } catch (const NoDevice& e) {
-      reason = e.reason;
+      shared.reason = e.reason;
     }
   }
-  *why = reason;
-  return device;
+  *why = shared.reason;
+  return shared.device.get();
 }
 
 }  // namespace perfgate::testing
 
-#define PERFGATE_VULKAN_DEVICE_OR_SKIP(var)                                       \
-  std::string var##_why;                                                          \
+#define PERFGATE_VULKAN_DEVICE_OR_SKIP(var)                                         \
+  std::string var##_why;                                                            \
   ::perfgate::Device* var = ::perfgate::testing::vulkan_device_or_null(&var##_why); \
   if (!var) GTEST_SKIP() << "no Vulkan device: " << var##_why
