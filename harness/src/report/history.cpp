@@ -1,0 +1,129 @@
+#include "report/history.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+using nlohmann::json;
+
+json to_json(const HistoryPoint& p) {
+  return {{"run_id", p.run_id}, {"started_at", p.started_at}, {"commit", p.commit}, {"branch", p.branch},
+          {"case", p.case_id},  {"verdict", to_string(p.verdict)}, {"medians", p.medians}};
+}
+
+HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
+  HistoryPoint p;
+  p.machine_id = machine_id;
+  p.run_id = j.at("run_id");
+  p.started_at = j.value("started_at", "");
+  p.commit = j.value("commit", "");
+  p.branch = j.value("branch", "");
+  p.case_id = j.at("case");
+  p.verdict = verdict_from_string(j.at("verdict").get<std::string>());
+  p.medians = j.at("medians").get<std::map<std::string, double>>();
+  return p;
+}
+
+// Calls `visit(line_json)` for every non-blank line of a history file.
+template <typename Visit>
+void for_each_line(const std::filesystem::path& file, Visit visit) {
+  std::ifstream in(file);
+  if (!in) return;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      visit(json::parse(line));
+    } catch (const json::exception& e) {
+      throw located_error(file.string(), number, "", std::string("not a history entry: ") + e.what());
+    } catch (const Error& e) {
+      throw located_error(file.string(), number, "", e.what());
+    }
+  }
+}
+
+// Entries whose case id passes `wanted`, from one machine's file or every file in the folder.
+template <typename Wanted>
+std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const std::string& machine_id,
+                                        Wanted wanted) {
+  std::vector<std::pair<std::string, std::filesystem::path>> files;  // machine id, file
+  if (!machine_id.empty()) {
+    files.emplace_back(machine_id, history_file(dir, machine_id));
+  } else if (std::filesystem::is_directory(dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+      if (entry.is_regular_file() && entry.path().extension() == ".jsonl")
+        files.emplace_back(entry.path().stem().string(), entry.path());
+    std::sort(files.begin(), files.end());
+  }
+  std::vector<HistoryPoint> points;
+  for (const auto& [machine, file] : files)
+    for_each_line(file, [&, &m = machine](const json& j) {
+      if (wanted(j.at("case").get<std::string>())) points.push_back(point_from_json(j, m));
+    });
+  std::stable_sort(points.begin(), points.end(),
+                   [](const HistoryPoint& a, const HistoryPoint& b) { return a.started_at < b.started_at; });
+  return points;
+}
+
+}  // namespace
+
+std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id) {
+  // A machine id is a slug already; keep anything else out of the path.
+  std::string name = machine_id.empty() ? "unknown-machine" : machine_id;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
+  return dir / (name + ".jsonl");
+}
+
+int append_history(const std::filesystem::path& dir, const RunResult& run) {
+  const auto file = history_file(dir, run.fingerprint.machine_id);
+  std::set<std::string> runs_present;
+  for_each_line(file, [&](const json& j) { runs_present.insert(j.value("run_id", "")); });
+  if (runs_present.count(run.run_id)) return 0;
+
+  std::string lines;
+  int written = 0;
+  for (const auto& c : run.cases) {
+    if (c.metrics.empty()) continue;
+    HistoryPoint p{run.fingerprint.machine_id, run.run_id, run.started_at, run.commit, run.branch, c.id,
+                   c.verdict, {}};
+    for (const auto& [name, metric] : c.metrics) p.medians[name] = metric.summary.median;
+    lines += to_json(p).dump() + "\n";
+    ++written;
+  }
+  if (written == 0) return 0;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(dir.string() + ": cannot create the history folder: " + ec.message());
+  // One write in append mode: concurrent writers interleave whole runs, not halves of lines.
+  std::ofstream out(file, std::ios::app | std::ios::binary);
+  out << lines;
+  out.flush();
+  if (!out) throw Error(file.string() + ": cannot append to the history file");
+  return written;
+}
+
+std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir, const std::string& machine_id) {
+  return read_matching(dir, machine_id, [](const std::string&) { return true; });
+}
+
+std::vector<HistoryPoint> read_history(const std::filesystem::path& dir, const std::string& case_id,
+                                       const std::string& machine_id) {
+  return read_matching(dir, machine_id, [&](const std::string& id) { return id == case_id; });
+}
+
+std::map<std::string, std::vector<HistoryPoint>> history_by_case(const std::vector<HistoryPoint>& points) {
+  std::map<std::string, std::vector<HistoryPoint>> by_case;
+  for (const auto& p : points) by_case[p.case_id].push_back(p);
+  return by_case;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,44 @@
+#pragma once
+// The history store: one JSON Lines file per machine (`<dir>/<machine id>.jsonl`) under a folder
+// the user chooses, one line per case per run with the run's medians. The HTML trend plots and
+// `perfgate history CASE` read it.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+struct HistoryPoint {
+  std::string machine_id;
+  std::string run_id;
+  std::string started_at;  // ISO 8601 UTC
+  std::string commit;
+  std::string branch;
+  std::string case_id;
+  Verdict verdict = Verdict::no_baseline;
+  std::map<std::string, double> medians;  // metric name -> median of the run's samples
+};
+
+std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id);
+
+// Appends one line per case that has metrics. A run already in the file is not appended again,
+// so appending the same results twice keeps one entry. Returns the number of lines written.
+int append_history(const std::filesystem::path& dir, const RunResult& run);
+
+// Every entry of a case, oldest first (by start time, then file order). An empty machine id
+// reads every machine's file. A missing folder or file is an empty history; a malformed line
+// throws Error naming the file and line.
+std::vector<HistoryPoint> read_history(const std::filesystem::path& dir, const std::string& case_id,
+                                       const std::string& machine_id = "");
+
+// Every entry of every case (of one machine, or of all when the machine id is empty), oldest
+// first: what the HTML trends and `perfgate history` with a case glob read.
+std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir, const std::string& machine_id = "");
+
+// Entries grouped by case id, each oldest first.
+std::map<std::string, std::vector<HistoryPoint>> history_by_case(const std::vector<HistoryPoint>& points);
+
+}  // namespace perfgate

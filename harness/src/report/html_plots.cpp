@@ -1,0 +1,186 @@
+#include "report/html_plots.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "report/breakdown.h"
+#include "report/svg_distribution.h"
+#include "report/svg_line_chart.h"
+#include "report/svg_roofline.h"
+#include "report/table_printer.h"
+#include "report/verdict_order.h"
+#include "report/xml_escape.h"
+
+namespace perfgate::html {
+namespace {
+
+std::string figure(const std::string& caption, const std::string& svg) {
+  return "<figure><figcaption>" + caption + "</figcaption>\n" + svg + "</figure>\n";
+}
+
+std::string case_caption(const CaseResult& c) {
+  return fmt::format("<span class=\"id\">{}</span> <span class=\"chip v-{}\">{}</span>", xml_escape(c.id),
+                     to_string(c.verdict), to_string(c.verdict));
+}
+
+const std::vector<double>* latency_samples(const CaseResult& c) {
+  const Metric* m = find_metric(c, "latency_ns");
+  return m && !m->samples.empty() ? &m->samples : nullptr;
+}
+
+std::string short_date(const std::string& iso) {
+  // "2024-05-01T12:00:00Z" -> "05-01 12:00"
+  return iso.size() >= 16 && iso[10] == 'T' ? iso.substr(5, 5) + " " + iso.substr(11, 5) : iso;
+}
+
+}  // namespace
+
+std::string roofline_section(const RunResult& run) {
+  std::vector<svg::RooflinePoint> points;
+  std::vector<std::string> left_out;
+  double peak_bandwidth_gbps = 0;
+  for (const auto& c : run.cases) {
+    peak_bandwidth_gbps = std::max(peak_bandwidth_gbps, c.peak_bandwidth_gbps);
+    if (!latency_samples(c)) continue;
+    const double gflops = median_of(c, "gflops");
+    if (gflops > 0 && c.arithmetic_intensity > 0)
+      points.push_back({c.id, c.arithmetic_intensity, gflops, c.verdict});
+    else
+      left_out.push_back(c.kernel);
+  }
+  const double peak_gflops = peak_gflops_of(run);
+  if (points.empty() && peak_bandwidth_gbps == 0 && peak_gflops == 0) return "";
+  std::string out = "<h2 id=\"roofline\">Roofline</h2>\n";
+  out += figure("Achieved GFLOP/s against arithmetic intensity, under the measured ceilings",
+                svg::roofline_svg(points, peak_bandwidth_gbps, peak_gflops));
+  if (!left_out.empty()) {
+    std::sort(left_out.begin(), left_out.end());
+    left_out.erase(std::unique(left_out.begin(), left_out.end()), left_out.end());
+    out += fmt::format("<p class=\"meta\">Not on the plot (no flops, so no arithmetic intensity): {}.</p>\n",
+                       xml_escape(fmt::format("{}", fmt::join(left_out, ", "))));
+  }
+  if (peak_gflops == 0) out += "<p class=\"meta\">No fma_peak case in this run: the compute ceiling is not drawn.</p>\n";
+  return out;
+}
+
+std::string distribution_section(const RunResult& run, const RunResult* baseline) {
+  std::map<std::string, const CaseResult*> before;
+  if (baseline)
+    for (const auto& c : baseline->cases) before[c.id] = &c;
+  std::string body;
+  for (const CaseResult* c : worst_first(run)) {
+    const auto* samples = latency_samples(*c);
+    if (!samples) continue;
+    std::vector<svg::SampleSet> sets;
+    if (auto it = before.find(c->id); it != before.end())
+      if (const auto* base = latency_samples(*it->second)) sets.push_back({"baseline", *base, "#546e7a"});
+    sets.push_back({"current", *samples, std::string(svg::verdict_colour(c->verdict))});
+    body += figure(case_caption(*c), svg::distribution_svg(sets, format_duration_ns, "latency per dispatch",
+                                                          "Latency samples of " + c->id));
+  }
+  if (body.empty()) return "";
+  std::string intro = baseline ? "Baseline samples from run <code>" + xml_escape(baseline->run_id) + "</code>; "
+                               : "No baseline results given (<code>--baseline</code>); ";
+  intro += "boxes span the 25th to 75th percentile, whiskers the 5th to 95th, the thick line is the median.";
+  return "<h2 id=\"distributions\">Distributions</h2>\n<p class=\"meta\">" + intro + "</p>\n" + body;
+}
+
+std::vector<Sweep> find_sweeps(const RunResult& run) {
+  std::map<std::pair<std::string, std::string>, std::vector<const CaseResult*>> groups;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& c : run.cases) {
+    if (!latency_samples(c) || c.params.values().empty()) continue;
+    auto key = std::make_pair(c.kernel, c.backend);
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(&c);
+  }
+  std::vector<Sweep> sweeps;
+  for (const auto& key : order) {
+    const auto& cases = groups[key];
+    for (const auto& [axis, unused] : cases.front()->params.values()) {
+      std::map<std::string, SweepLine> lines;  // by the other axes
+      std::set<std::int64_t> values;
+      for (const CaseResult* c : cases) {
+        if (!c->params.has(axis)) continue;
+        std::string others;
+        for (const auto& [name, value] : c->params.values())
+          if (name != axis) others += fmt::format("{}{}={}", others.empty() ? "" : ",", name, value);
+        SweepLine& line = lines[others];
+        line.others = others;
+        line.points.emplace_back(c->params[axis], c);
+        values.insert(c->params[axis]);
+      }
+      if (values.size() < 2) continue;
+      Sweep sweep{key.first, key.second, axis, {}};
+      for (auto& [others, line] : lines) {
+        std::sort(line.points.begin(), line.points.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (line.points.size() >= 2) sweep.lines.push_back(std::move(line));
+      }
+      if (!sweep.lines.empty()) sweeps.push_back(std::move(sweep));
+    }
+  }
+  return sweeps;
+}
+
+std::string sweep_section(const RunResult& run) {
+  std::string body;
+  for (const Sweep& sweep : find_sweeps(run)) {
+    std::vector<svg::LineSeries> series;
+    std::vector<double> xs, ys;
+    for (const SweepLine& line : sweep.lines) {
+      svg::LineSeries s{line.others.empty() ? sweep.kernel : line.others, {}};
+      for (const auto& [value, c] : line.points) {
+        const double ns = median_of(*c, "latency_ns");
+        // Dots take the series' colour unless the case needs attention.
+        const bool notable = severity(c->verdict) < severity(Verdict::no_baseline);
+        s.points.push_back({static_cast<double>(value), ns,
+                            fmt::format("{}: {} ({})", c->id, format_duration_ns(ns), to_string(c->verdict)),
+                            notable ? std::string(svg::verdict_colour(c->verdict)) : ""});
+        xs.push_back(static_cast<double>(value)), ys.push_back(ns);
+      }
+      series.push_back(std::move(s));
+    }
+    svg::LineChartAxes axes;
+    axes.x_title = sweep.axis;
+    axes.y_title = "median latency";
+    axes.y_format = format_duration_ns;
+    axes.x_log = svg::wants_log(xs, 8);
+    axes.y_log = svg::wants_log(ys, 20);
+    const std::string title = fmt::format("{}/{}: latency by {}", sweep.kernel, sweep.backend, sweep.axis);
+    body += figure("<span class=\"id\">" + xml_escape(title) + "</span>", svg::line_chart_svg(series, axes, title));
+  }
+  return body.empty() ? "" : "<h2 id=\"sweeps\">Sweeps</h2>\n" + body;
+}
+
+std::string history_section(const RunResult& run, const std::map<std::string, std::vector<HistoryPoint>>& history) {
+  std::string body;
+  for (const CaseResult* c : worst_first(run)) {
+    auto it = history.find(c->id);
+    if (it == history.end() || it->second.empty()) continue;
+    svg::LineSeries series{c->id, {}};
+    svg::LineChartAxes axes;
+    axes.x_title = "run";
+    axes.y_title = "median latency";
+    axes.y_format = format_duration_ns;
+    for (const HistoryPoint& p : it->second) {
+      auto latency = p.medians.find("latency_ns");
+      if (latency == p.medians.end()) continue;
+      const double x = static_cast<double>(series.points.size());
+      series.points.push_back({x, latency->second,
+                               fmt::format("{} {} {}: {} ({})", p.started_at, p.commit.substr(0, 8), p.run_id,
+                                           format_duration_ns(latency->second), to_string(p.verdict)),
+                               std::string(svg::verdict_colour(p.verdict))});
+      axes.x_labels.push_back(short_date(p.started_at));
+    }
+    if (series.points.empty()) continue;
+    body += figure(case_caption(*c) + fmt::format(" · {} runs", series.points.size()),
+                   svg::line_chart_svg({series}, axes, "History of " + c->id, 240));
+  }
+  return body.empty() ? "" : "<h2 id=\"history\">History</h2>\n" + body;
+}
+
+}  // namespace perfgate::html

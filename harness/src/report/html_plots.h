@@ -1,0 +1,36 @@
+#pragma once
+// The plot sections of the HTML report, each an <h2> and its figures (empty when the run has
+// nothing to plot): what html_printer.cpp puts between the tables.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "perfgate/result.h"
+#include "report/history.h"
+
+namespace perfgate::html {
+
+// Cases with flops at their arithmetic intensity, under the run's measured ceilings: the
+// cases' peak_bandwidth_gbps and the fma_peak case's GFLOP/s.
+std::string roofline_section(const RunResult& run);
+// Per case with latency samples: the baseline's samples (when given and it has the case) and
+// the run's.
+std::string distribution_section(const RunResult& run, const RunResult* baseline);
+// Cases of one kernel and backend that differ in one parameter axis: latency against that
+// axis, one line per setting of the other axes (e.g. matmul by wg, one line per tile).
+std::string sweep_section(const RunResult& run);
+// Per case of the run with history: its median latency run after run.
+std::string history_section(const RunResult& run, const std::map<std::string, std::vector<HistoryPoint>>& history);
+
+// A sweep found in a run: the axis that varies and one series per setting of the others.
+struct SweepLine {
+  std::string others;                                // "tile=16" ("" when no other axis)
+  std::vector<std::pair<std::int64_t, const CaseResult*>> points;  // by axis value
+};
+struct Sweep {
+  std::string kernel, backend, axis;
+  std::vector<SweepLine> lines;
+};
+std::vector<Sweep> find_sweeps(const RunResult& run);
+
+}  // namespace perfgate::html

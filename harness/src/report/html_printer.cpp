@@ -1,0 +1,161 @@
+#include "report/html_printer.h"
+
+#include <fmt/format.h>
+
+#include "report/breakdown.h"
+#include "report/html_plots.h"
+#include "report/table_printer.h"
+#include "report/verdict_order.h"
+#include "report/xml_escape.h"
+
+namespace perfgate {
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; background: #f4f5f7; }
+main { max-width: 1320px; margin: 0 auto; padding: 24px 32px 48px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 32px 0 10px; border-bottom: 1px solid #d0d4da; padding-bottom: 4px; }
+h3 { font-size: 14px; margin: 16px 0 6px; font-family: ui-monospace, monospace; }
+.meta { color: #555; margin: 2px 0; }
+code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+nav a { margin-right: 14px; color: #1565c0; text-decoration: none; }
+.counts { margin: 14px 0; }
+.chip { display: inline-block; white-space: nowrap; padding: 2px 10px; border-radius: 12px; color: #fff; font-weight: 600; margin-right: 6px; }
+.v-pass { background: #2e7d32; } .v-improved { background: #00838f; } .v-regressed { background: #c62828; }
+.v-error { background: #6a1b9a; } .v-inconclusive { background: #ef6c00; } .v-no-baseline { background: #546e7a; }
+.v-skipped { background: #9e9e9e; }
+table { border-collapse: collapse; background: #fff; box-shadow: 0 1px 2px rgba(0,0,0,.08); }
+th, td { padding: 5px 10px; border-bottom: 1px solid #e6e8eb; text-align: left; vertical-align: top; }
+th { background: #eceff3; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tr.row-regressed td, tr.row-error td { background: #fdecea; }
+tr.row-improved td { background: #e6f4f5; }
+.worse { color: #c62828; font-weight: 600; } .better { color: #00838f; font-weight: 600; }
+.note { color: #555; font-size: 12px; max-width: 420px; }
+figure { display: inline-block; margin: 0 16px 16px 0; background: #fff; padding: 8px; box-shadow: 0 1px 2px rgba(0,0,0,.08); vertical-align: top; }
+figcaption { font-size: 13px; margin-bottom: 4px; }
+.bar { display: inline-block; height: 10px; background: #1565c0; vertical-align: middle; }
+.bottleneck td { font-weight: 600; }
+.empty { color: #777; font-style: italic; }
+dl.machine { display: grid; grid-template-columns: max-content auto; gap: 2px 16px; margin: 8px 0; }
+dl.machine dt { color: #555; } dl.machine dd { margin: 0; }
+footer { color: #777; font-size: 12px; margin-top: 40px; }
+)";
+
+std::string verdict_chip(Verdict verdict) {
+  return fmt::format("<span class=\"chip v-{0}\">{0}</span>", to_string(verdict));
+}
+
+std::string header(const RunResult& run) {
+  std::string out = "<h1>perfgate report</h1>\n";
+  std::string meta = "Machine <code>" + xml_escape(run.fingerprint.machine_id) + "</code>";
+  if (!run.commit.empty()) meta += " · commit <code>" + xml_escape(run.commit.substr(0, 12)) + "</code>";
+  if (!run.branch.empty()) meta += " on <code>" + xml_escape(run.branch) + "</code>";
+  if (!run.started_at.empty()) meta += " · " + xml_escape(run.started_at);
+  out += "<p class=\"meta\">" + meta + "</p>\n";
+  if (!run.run_id.empty()) out += "<p class=\"meta\">Run <code>" + xml_escape(run.run_id) + "</code></p>\n";
+  out += "<div class=\"counts\">";
+  for (const auto& [verdict, n] : verdict_counts(run))
+    out += fmt::format("<span class=\"chip v-{}\">{} {}</span>", to_string(verdict), n, to_string(verdict));
+  if (run.cases.empty()) out += "<span class=\"empty\">no cases</span>";
+  return out + "</div>\n";
+}
+
+std::string machine_section(const Fingerprint& f) {
+  std::string out = "<h2 id=\"machine\">Machine</h2>\n<dl class=\"machine\">\n";
+  const std::pair<const char*, std::string> rows[] = {
+      {"machine id", f.machine_id},   {"backend", f.backend},       {"device", f.device_name},
+      {"driver", f.driver_version},   {"API", f.api_version},       {"CPU", f.cpu_model},
+      {"CPU threads", f.cpu_threads ? std::to_string(f.cpu_threads) : ""},
+      {"compiler", f.compiler},       {"build type", f.build_type}};
+  for (const auto& [name, value] : rows)
+    if (!value.empty()) out += fmt::format("<dt>{}</dt><dd>{}</dd>\n", name, xml_escape(value));
+  return out + "</dl>\n";
+}
+
+std::string verdict_table(const RunResult& run) {
+  std::string out =
+      "<h2 id=\"verdicts\">Verdicts</h2>\n<table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
+      "<th>change</th><th>threshold</th><th>p</th><th>bandwidth</th><th>% peak bw</th><th>GFLOP/s</th>"
+      "<th>bound</th><th>note</th></tr>\n";
+  for (const CaseResult* c : worst_first(run)) {
+    std::string latency = "-", spread, change, threshold, p, bandwidth = "-", peak = "-", gflops = "-";
+    if (const Metric* m = find_metric(*c, "latency_ns")) {
+      latency = format_duration_ns(m->summary.median);
+      if (m->summary.median > 0) spread = fmt::format("{:.1f}%", 100 * m->summary.mad / m->summary.median);
+    }
+    if (const Judgement* j = main_judgement(*c)) {
+      const char* cls = j->verdict == Verdict::regressed ? "worse" : j->verdict == Verdict::improved ? "better" : "";
+      change = fmt::format("<span class=\"{}\">{:+.1f}%</span>", cls, j->change_pct);
+      threshold = fmt::format("{:.1f}%", j->threshold_pct);
+      p = fmt::format("{:.3g}", j->p_value);
+    }
+    if (const Metric* m = find_metric(*c, "bandwidth_gbps")) bandwidth = format_bandwidth(m->summary.median);
+    if (const Metric* m = find_metric(*c, "pct_peak_bw")) peak = fmt::format("{:.1f}%", m->summary.median);
+    if (const Metric* m = find_metric(*c, "gflops")) gflops = format_flops(m->summary.median);
+    std::string note = xml_escape(c->message);
+    if (c->fits_in_cache) note = "fits in cache" + std::string(note.empty() ? "" : "; ") + note;
+    out += fmt::format(
+        "<tr class=\"row-{}\"><td>{}</td><td class=\"id\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
+        to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change, threshold, p,
+        bandwidth, peak, gflops, c->bound.empty() ? "-" : c->bound, note);
+  }
+  return out + "</table>\n";
+}
+
+std::string breakdown_section(const RunResult& run) {
+  std::string body;
+  for (const Breakdown& b : breakdowns_of(run)) {
+    body += "<h3>" + xml_escape(b.case_id) + "</h3>\n<table>\n<tr><th>stage</th><th>time</th><th>% of total</th><th></th>"
+            "<th>bound</th></tr>\n";
+    for (std::size_t i = 0; i < b.stages.size(); ++i) {
+      const StageLoad& s = b.stages[i];
+      body += fmt::format(
+          "<tr{}><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td><td><span class=\"bar\" "
+          "style=\"width:{:.0f}px\"></span></td><td>{}</td></tr>\n",
+          i == b.bottleneck ? " class=\"bottleneck\"" : "", xml_escape(s.name), format_duration_ns(s.latency_ns),
+          s.pct_of_total, 2 * s.pct_of_total, s.bound.empty() ? "-" : s.bound);
+    }
+    body += "</table>\n<p>Bottleneck: <strong>" + xml_escape(b.bottleneck_reason) + "</strong></p>\n";
+    if (const std::string host = describe_host_overhead(b); !host.empty())
+      body += "<p class=\"meta\">Host: " + xml_escape(host) + "</p>\n";
+  }
+  if (body.empty()) return "";
+  return "<h2 id=\"breakdown\">Breakdown</h2>\n" + body;
+}
+
+}  // namespace
+
+std::string render_html(const RunResult& run, const HtmlInputs& inputs) {
+  const std::string roofline = html::roofline_section(run);
+  const std::string distributions = html::distribution_section(run, inputs.baseline);
+  const std::string sweeps = html::sweep_section(run);
+  const std::string trends = html::history_section(run, inputs.history);
+  const std::string breakdown = breakdown_section(run);
+
+  std::string nav = "<nav><a href=\"#verdicts\">Verdicts</a><a href=\"#machine\">Machine</a>";
+  for (const auto& [section, id, title] :
+       {std::tuple<const std::string&, const char*, const char*>{roofline, "roofline", "Roofline"},
+        {distributions, "distributions", "Distributions"},
+        {sweeps, "sweeps", "Sweeps"},
+        {trends, "history", "History"},
+        {breakdown, "breakdown", "Breakdown"}})
+    if (!section.empty()) nav += fmt::format("<a href=\"#{}\">{}</a>", id, title);
+  nav += "</nav>\n";
+
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  // An empty icon: the browser would otherwise look for /favicon.ico.
+  out += "<link rel=\"icon\" href=\"data:,\">\n";
+  out += "<title>perfgate report: " + xml_escape(run.fingerprint.machine_id) + "</title>\n";
+  out += "<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n<main>\n";
+  out += header(run) + nav + verdict_table(run) + machine_section(run.fingerprint);
+  out += roofline + distributions + sweeps + trends + breakdown;
+  out += "<footer>perfgate " + xml_escape(run.perfgate_version) + "</footer>\n</main>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace perfgate

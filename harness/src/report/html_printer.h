@@ -1,0 +1,24 @@
+#pragma once
+// A run as one self-contained HTML page (inline CSS and SVG, no script, nothing fetched): counts
+// and machine, the verdict table worst first, a roofline plot, per-case distributions of
+// baseline and current samples, sweep plots, history trends and the breakdown of
+// multi-stage cases.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "perfgate/result.h"
+#include "report/history.h"
+
+namespace perfgate {
+
+struct HtmlInputs {
+  // A results file whose samples are drawn beside the run's as the baseline (optional).
+  const RunResult* baseline = nullptr;
+  // Per case id, its history oldest first (report/history.h); cases without one get no trend.
+  std::map<std::string, std::vector<HistoryPoint>> history;
+};
+
+std::string render_html(const RunResult& run, const HtmlInputs& inputs = {});
+
+}  // namespace perfgate

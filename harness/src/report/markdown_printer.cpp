@@ -1,0 +1,110 @@
+#include "report/markdown_printer.h"
+
+#include <fmt/format.h>
+
+#include "report/breakdown.h"
+#include "report/table_printer.h"
+#include "report/verdict_order.h"
+
+namespace perfgate {
+namespace {
+
+// Text in a table cell or list item: pipes and line breaks would end the cell or the row, and
+// '<' would start HTML (GitHub drops tags it does not allow, and the text with them).
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// A code span shows entities literally: only the pipe (a GFM table rule) and line breaks.
+std::string code(const std::string& text) {
+  std::string out = "`";
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '`') out += '\'';
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out + "`";
+}
+
+std::string counts_line(const RunResult& run) {
+  std::string line;
+  for (const auto& [verdict, n] : verdict_counts(run)) {
+    const bool loud = verdict == Verdict::regressed || verdict == Verdict::error;
+    const std::string part = fmt::format("{} {}", n, to_string(verdict));
+    line += (line.empty() ? "" : " · ") + (loud ? "**" + part + "**" : part);
+  }
+  return line.empty() ? "no cases" : line;
+}
+
+std::string machine_line(const RunResult& run) {
+  const Fingerprint& f = run.fingerprint;
+  std::string line = "Machine " + code(f.machine_id);
+  if (!f.device_name.empty()) line += " (" + cell(f.device_name);
+  if (!f.driver_version.empty()) line += ", driver " + cell(f.driver_version);
+  if (!f.device_name.empty()) line += ")";
+  if (!f.cpu_model.empty() && f.cpu_model != f.device_name)
+    line += fmt::format(" · CPU {} ({} threads)", cell(f.cpu_model), f.cpu_threads);
+  if (!run.commit.empty()) line += " · commit " + code(run.commit.substr(0, 12));
+  if (!run.branch.empty()) line += " on " + code(run.branch);
+  if (!run.run_id.empty()) line += " · run " + code(run.run_id);
+  return line;
+}
+
+std::string verdict_row(const CaseResult& c) {
+  std::string change = "", threshold = "", latency = "-", bandwidth = "-", peak = "-";
+  if (const Judgement* j = main_judgement(c)) {
+    change = fmt::format("{:+.1f}%", j->change_pct);
+    threshold = fmt::format("{:.1f}%", j->threshold_pct);
+    if (j->metric != "latency_ns") change += " (" + j->metric + ")";
+  }
+  if (const Metric* m = find_metric(c, "latency_ns")) latency = format_duration_ns(m->summary.median);
+  if (const Metric* m = find_metric(c, "bandwidth_gbps")) bandwidth = format_bandwidth(m->summary.median);
+  if (const Metric* m = find_metric(c, "pct_peak_bw")) peak = fmt::format("{:.1f}%", m->summary.median);
+  std::string verdict(to_string(c.verdict));
+  if (c.verdict == Verdict::regressed || c.verdict == Verdict::error) verdict = "**" + verdict + "**";
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, code(c.id), latency, change,
+                     threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
+}
+
+}  // namespace
+
+std::string render_markdown(const RunResult& run) {
+  std::string out = "## perfgate: " + counts_line(run) + "\n\n";
+  out += machine_line(run) + "\n\n";
+  const auto order = worst_first(run);
+  if (!order.empty()) {
+    out += "| verdict | case | latency | change | threshold | bandwidth | % peak bw | bound |\n";
+    out += "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    for (const CaseResult* c : order) out += verdict_row(*c);
+  }
+
+  std::string why;
+  for (const CaseResult* c : order)
+    if (c->verdict != Verdict::pass && !c->message.empty())
+      why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), code(c->id), cell(c->message));
+  if (!why.empty()) out += "\n### Why\n\n" + why;
+
+  for (const Breakdown& b : breakdowns_of(run)) {
+    out += "\n### Breakdown of " + code(b.case_id) + "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
+    for (std::size_t i = 0; i < b.stages.size(); ++i) {
+      const StageLoad& s = b.stages[i];
+      const std::string name = i == b.bottleneck ? "**" + cell(s.name) + "**" : cell(s.name);
+      out += fmt::format("| {} | {} | {:.1f}% | {} |\n", name, format_duration_ns(s.latency_ns), s.pct_of_total,
+                         s.bound.empty() ? "-" : s.bound);
+    }
+    out += "\nBottleneck: " + cell(b.bottleneck_reason) + "\n";
+    if (const std::string host = describe_host_overhead(b); !host.empty()) out += "Host: " + host + "\n";
+  }
+  return out;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The HTML report of a real run renders in a real browser: two runs of the copy kernel (the
+# first as the baseline), judged with `perfgate compare`, appended to a history folder, then
+# `perfgate report` writes HTML, JUnit, Markdown and Google Benchmark JSON. Headless Chromium
+# screenshots the page (non-blank PNG) and dumps its DOM with console logging on: no console
+# errors, no failed loads. The JUnit is checked with python3's xml.etree.
+# PERFGATE_REPORT_SCREENSHOT=FILE copies the screenshot out (docs/report.png is made this way).
+set -euo pipefail
+: "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}"
+CHROMIUM=/usr/bin/chromium
+[ -x "$CHROMIUM" ] || { echo "no $CHROMIUM (Debian package chromium): skipping"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipping"; exit 77; }
+tmp="$PERFGATE_E2E_TMP"
+rm -rf "$tmp" && mkdir -p "$tmp"
+if ! "$PERFGATE" report --help >"$tmp/help.out" 2>&1; then
+  echo "this perfgate has no report command yet:"; cat "$tmp/help.out"; exit 77
+fi
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+opts=(--backend cpu --kernel copy --axis n=65536,1048576 --cache-dir "$tmp/cache" --baselines "$tmp/baselines")
+for name in baseline current; do
+  set +e
+  "$PERFGATE" run "${opts[@]}" --json "$tmp/$name.json"
+  rc=$?
+  set -e
+  [ -s "$tmp/$name.json" ] || fail "perfgate run ($name) wrote no results (exit $rc)"
+done
+set +e
+"$PERFGATE" compare "$tmp/baseline.json" "$tmp/current.json" --json "$tmp/judged.json"
+rc=$?
+set -e
+[ "$rc" -le 1 ] && [ -s "$tmp/judged.json" ] || fail "perfgate compare exited $rc"
+
+"$PERFGATE" report "$tmp/baseline.json" --history "$tmp/history" --append-history --markdown "$tmp/baseline.md"
+"$PERFGATE" report "$tmp/judged.json" --baseline "$tmp/baseline.json" --history "$tmp/history" --append-history \
+  --html "$tmp/report.html" --junit "$tmp/junit.xml" --markdown "$tmp/summary.md" --gbench "$tmp/gbench.json"
+"$PERFGATE" report "$tmp/judged.json" >"$tmp/stdout.md"
+cmp -s "$tmp/stdout.md" "$tmp/summary.md" || fail "report without outputs must print the Markdown"
+grep -q '^| verdict | case |' "$tmp/summary.md" || fail "no verdict table in the Markdown"
+"$PERFGATE" history 'copy/cpu/*' --history "$tmp/history" | tee "$tmp/history.out"
+[ "$(grep -c '^  20' "$tmp/history.out")" -eq 4 ] || fail "history should list 2 runs of 2 cases"
+
+python3 - "$tmp" <<'PY' || fail "JUnit, Google Benchmark JSON or history do not match the run"
+import json, sys, xml.etree.ElementTree as ET
+tmp = sys.argv[1]
+run = json.load(open(f"{tmp}/judged.json"))
+root = ET.parse(f"{tmp}/junit.xml").getroot()
+assert root.tag == "testsuites", root.tag
+cases = root.findall("./testsuite/testcase")
+assert len(cases) == len(run["cases"]) == 2, (len(cases), len(run["cases"]))
+for case, expected in zip(sorted(cases, key=lambda c: c.get("name")), sorted(run["cases"], key=lambda c: c["id"])):
+    assert case.get("name") == expected["id"], (case.get("name"), expected["id"])
+    props = {p.get("name"): p.get("value") for p in case.findall("./properties/property")}
+    assert props["verdict"] == expected["verdict"], props
+    assert float(props["latency_ns.median"]) > 0, props
+    if expected["judgements"]:
+        assert "latency_ns.change_pct" in props, props
+    failed = case.find("failure") is not None
+    assert failed == (expected["verdict"] in ("regressed", "error")), (expected["verdict"], failed)
+gb = json.load(open(f"{tmp}/gbench.json"))
+names = {b["run_name"] for b in gb["benchmarks"]}
+assert names == {c["id"] for c in run["cases"]}, names
+assert {b["aggregate_name"] for b in gb["benchmarks"] if b["run_type"] == "aggregate"} == {"mean", "median", "stddev"}
+assert all(b["time_unit"] == "ns" for b in gb["benchmarks"])
+lines = [json.loads(l) for l in open(f"{tmp}/history/{run['fingerprint']['machine_id']}.jsonl")]
+assert len(lines) == 4, len(lines)
+PY
+
+# The browser: a fresh profile, nothing in the background, no way out to the network.
+browser() {
+  local profile
+  profile="$(mktemp -d "$tmp/profile.XXXXXX")"
+  timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$profile" "$@"
+}
+page="file://$tmp/report.html"
+browser --screenshot="$tmp/report.png" --window-size=1400,2000 "$page" >"$tmp/screenshot.out" 2>&1 ||
+  { cat "$tmp/screenshot.out"; fail "chromium could not take the screenshot"; }
+browser --enable-logging=stderr --v=0 --dump-dom "$page" >"$tmp/dom.html" 2>"$tmp/console.err" ||
+  { cat "$tmp/console.err"; fail "chromium could not load the page"; }
+if grep -E "CONSOLE|Uncaught|Failed to load resource|ERR_" "$tmp/console.err"; then
+  fail "the page logged console errors (above)"
+fi
+grep -q "perfgate report" "$tmp/dom.html" || fail "the rendered DOM has no report"
+[ "$(grep -o '<svg' "$tmp/dom.html" | wc -l)" -ge 4 ] || fail "the rendered DOM lacks the plots"
+grep -q 'id="roofline"' "$tmp/dom.html" && grep -q 'id="distributions"' "$tmp/dom.html" &&
+  grep -q 'id="history"' "$tmp/dom.html" || fail "roofline, distribution or history section missing"
+
+python3 - "$tmp/report.png" <<'PY' || fail "the screenshot is empty or blank"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+assert len(data) > 20_000, f"only {len(data)} bytes: a blank page compresses to almost nothing"
+pos, idat, width, height = 8, b"", 0, 0
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    if kind == b"IHDR":
+        width, height = struct.unpack(">II", body[:8])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + length
+raw = zlib.decompress(idat)
+assert (width, height) == (1400, 2000), (width, height)
+# Filtered scanlines of one flat colour hold a handful of byte values; a drawn page, hundreds.
+assert len(set(raw)) > 64, f"{len(set(raw))} distinct byte values"
+print(f"screenshot {width}x{height}, {len(data)} bytes, {len(set(raw))} distinct byte values")
+PY
+if [ -n "${PERFGATE_REPORT_SCREENSHOT:-}" ]; then cp "$tmp/report.png" "$PERFGATE_REPORT_SCREENSHOT"; fi
+echo "OK: report rendered in headless chromium; JUnit, Markdown, Google Benchmark JSON and history checked"

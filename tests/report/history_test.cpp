@@ -1,0 +1,84 @@
+#include "report/history.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "perfgate/error.h"
+#include "report/report_fixture.h"
+
+namespace perfgate {
+namespace {
+
+class ReportHistory : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("perfgate-history-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::remove_all(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+};
+
+RunResult run_at(const std::string& started_at, double copy_ns) {
+  RunResult run = test::mixed_run();
+  run.started_at = started_at;
+  run.run_id = started_at + "-x";
+  run.cases[0] = test::measured_case("copy", Params({{"n", 1048576}}), copy_ns, 8388608);
+  return run;
+}
+
+TEST_F(ReportHistory, AppendsPerCaseMediansAndReadsACase) {
+  EXPECT_EQ(append_history(dir_, run_at("2024-05-02T00:00:00Z", 900000)), 4);  // error and skipped have no metrics
+  EXPECT_EQ(append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000)), 4);
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "cpu-test-machine-2t.jsonl"));
+
+  const auto points = read_history(dir_, "copy/cpu/n=1048576");
+  ASSERT_EQ(points.size(), 2u);
+  // Oldest first, whatever order they were appended in.
+  EXPECT_EQ(points[0].started_at, "2024-05-01T00:00:00Z");
+  EXPECT_DOUBLE_EQ(points[0].medians.at("latency_ns"), 800000);
+  EXPECT_DOUBLE_EQ(points[1].medians.at("latency_ns"), 900000);
+  EXPECT_EQ(points[1].machine_id, "cpu-test-machine-2t");
+  EXPECT_EQ(points[1].commit, "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(points[1].verdict, Verdict::pass);
+  EXPECT_TRUE(read_history(dir_, "no/such/case").empty());
+}
+
+TEST_F(ReportHistory, TheSameRunIsKeptOnce) {
+  const RunResult run = run_at("2024-05-01T00:00:00Z", 800000);
+  EXPECT_EQ(append_history(dir_, run), 4);
+  EXPECT_EQ(append_history(dir_, run), 0);
+  EXPECT_EQ(read_history(dir_, "copy/cpu/n=1048576").size(), 1u);
+}
+
+TEST_F(ReportHistory, OneFilePerMachine) {
+  RunResult other = run_at("2024-05-03T00:00:00Z", 700000);
+  other.fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
+  append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000));
+  append_history(dir_, other);
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "nvidia-h100-80gb-hbm3.jsonl"));
+  EXPECT_EQ(read_history(dir_, "copy/cpu/n=1048576").size(), 2u);
+  const auto h100 = read_history(dir_, "copy/cpu/n=1048576", "nvidia-h100-80gb-hbm3");
+  ASSERT_EQ(h100.size(), 1u);
+  EXPECT_DOUBLE_EQ(h100[0].medians.at("latency_ns"), 700000);
+  const auto by_case = history_by_case(read_all_history(dir_, "cpu-test-machine-2t"));
+  EXPECT_EQ(by_case.size(), 4u);
+  EXPECT_EQ(by_case.at("triad/cpu/n=65536").size(), 1u);
+}
+
+TEST_F(ReportHistory, MissingFolderIsEmptyAndABadLineNamesItsPlace) {
+  EXPECT_TRUE(read_all_history(dir_).empty());
+  append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000));
+  std::ofstream(dir_ / "cpu-test-machine-2t.jsonl", std::ios::app) << "{not json\n";
+  try {
+    read_history(dir_, "copy/cpu/n=1048576");
+    FAIL() << "a malformed line must be an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-test-machine-2t.jsonl:5"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace perfgate
