@@ -40,6 +40,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   result.judgements.clear();
   if (result.verdict == Verdict::error || result.verdict == Verdict::skipped) return;
   for (const auto& [metric, threshold] : thresholds.metrics) {
+    if (!threshold.judged()) continue;
     auto measured = result.metrics.find(metric);
     if (measured == result.metrics.end()) continue;
     const std::vector<std::vector<double>>* runs = nullptr;

@@ -128,7 +128,8 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
 std::string render_details(const RunResult& run, const TableStyle& style) {
   std::vector<const CaseResult*> notable;
   for (const auto& r : run.cases)
-    if (r.verdict != Verdict::pass && !r.message.empty()) notable.push_back(&r);
+    if (r.verdict != Verdict::pass && r.verdict != Verdict::no_baseline && !r.message.empty())
+      notable.push_back(&r);
   std::stable_sort(notable.begin(), notable.end(), [](auto* a, auto* b) {
     return severity(a->verdict) < severity(b->verdict);
   });
