@@ -32,6 +32,13 @@ struct BaselineCase {
   Approval approval;
 };
 
+// The contents of one file, baselines/<machine id>/<kernel>.yaml (store/baseline_file.h).
+struct KernelBaselines {
+  std::string machine_id;
+  std::string kernel;
+  std::vector<BaselineCase> cases;  // sorted by id, ids unique
+};
+
 class BaselineStore {
  public:
   explicit BaselineStore(std::filesystem::path root) : root_(std::move(root)) {}
@@ -44,6 +51,15 @@ class BaselineStore {
                                    const std::string& case_id) const;
   // Every approved case of a machine (all machines when machine_id is empty).
   std::vector<BaselineCase> all(const std::string& machine_id = "") const;
+
+  // baselines/<machine id>/; throws Error when the id is empty or would leave the root.
+  std::filesystem::path machine_dir(const std::string& machine_id) const;
+  std::filesystem::path lock_file(const std::string& machine_id) const;  // held while writing
+  std::filesystem::path log_file(const std::string& machine_id) const;   // APPROVALS.log
+  std::vector<std::string> machines() const;                             // sorted
+  std::vector<std::string> kernels(const std::string& machine_id) const; // sorted
+  // One kernel file, checked against its path; nullopt when there is none.
+  std::optional<KernelBaselines> load(const std::string& machine_id, const std::string& kernel) const;
 
  private:
   std::filesystem::path root_;

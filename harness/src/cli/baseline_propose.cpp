@@ -1,0 +1,139 @@
+// perfgate baseline propose: measures the selection in N separate processes, pools the runs into
+// one candidate file and prints what it would change. Nothing under baselines/ is written.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "cli/baseline_subcommands.h"
+#include "cli/child_process.h"
+#include "cli/options.h"
+#include "cli/run_info.h"
+#include "perfgate/error.h"
+#include "report/baseline_tables.h"
+#include "store/atomic_file.h"
+#include "store/baseline_diff.h"
+#include "store/candidate_pool.h"
+#include "store/result_json.h"
+
+namespace perfgate::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ProposeFlags {
+  CommonOptions common;
+  int runs = 3;
+  std::string out;
+};
+
+// A private folder for the runs' results, removed with everything in it.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "perfgate-propose-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw Error("cannot create a temporary folder in " + fs::temp_directory_path().string());
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// The `perfgate run` arguments that measure the same selection (cases first: --axis takes
+// every value that follows it).
+std::vector<std::string> run_arguments(const CommonOptions& o, const fs::path& json) {
+  std::vector<std::string> args{"run"};
+  args.insert(args.end(), o.cases.begin(), o.cases.end());
+  auto pass = [&args](const char* name, const std::string& value) {
+    if (!value.empty()) args.insert(args.end(), {name, value});
+  };
+  pass("--kernel", o.kernel_glob);
+  pass("--backend", o.backend);
+  pass("--device", o.device);
+  pass("--cache-dir", o.cache_dir);
+  pass("--thresholds", o.thresholds_dir);
+  for (const auto& axis : o.axes) pass("--axis", axis);
+  args.insert(args.end(), {"--no-judge", "--quiet", "--color", "never", "--json", json.string()});
+  return args;
+}
+
+bool inside(const fs::path& file, const fs::path& folder) {
+  const fs::path f = fs::weakly_canonical(fs::absolute(file));
+  const fs::path d = fs::weakly_canonical(fs::absolute(folder));
+  auto [end, _] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
+  return end == d.end();
+}
+
+int propose_main(const ProposeFlags& flags) {
+  if (!flags.out.empty() && inside(flags.out, flags.common.baselines_dir))
+    throw Error("--out " + flags.out + " is inside the baselines folder; only `perfgate baseline approve` writes there");
+  const bool progress = !flags.common.quiet && isatty(STDERR_FILENO);
+  ScratchDir scratch;
+  std::vector<RunResult> runs;
+  for (int i = 0; i < flags.runs; ++i) {
+    if (progress) std::fprintf(stderr, "\r\033[Kmeasuring: run %d of %d (separate process)", i + 1, flags.runs);
+    const fs::path json = scratch.path() / ("run-" + std::to_string(i + 1) + ".json");
+    const ChildResult child = run_self(run_arguments(flags.common, json), false);
+    if (progress) std::fprintf(stderr, "\r\033[K");
+    if (fs::exists(json)) {
+      runs.push_back(read_results(json));
+      candidate_from_runs(runs, "");  // refuses now, with the reasons, rather than after N runs
+    }
+    if (child.exit_code != 0)
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " of " + std::to_string(flags.runs) +
+                  " failed (perfgate run exited " + std::to_string(child.exit_code) + "); nothing written");
+    if (runs.size() != static_cast<std::size_t>(i + 1))
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " wrote no results; nothing written");
+  }
+  const Candidate candidate = [&] {
+    Candidate c = candidate_from_runs(runs, utc_now_iso8601());
+    c.digest = content_digest(c);
+    return c;
+  }();
+  const BaselineStore store(flags.common.baselines_dir);
+  const std::vector<DiffRow> rows = diff_candidate(store, candidate);
+  const fs::path out = flags.out.empty() ? fs::path("candidate-" + candidate.machine_id() + ".yaml") : fs::path(flags.out);
+  write_file_atomically(out, to_yaml(candidate));
+  std::printf("candidate: %s\n", out.string().c_str());
+  std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
+  std::printf("review:  perfgate baseline diff %s --markdown\n"
+              "approve: perfgate baseline approve %s --by NAME --reason TEXT\n",
+              out.string().c_str(), out.string().c_str());
+  return 0;
+}
+
+}  // namespace
+
+void add_baseline_propose(CLI::App& baseline, Context& context) {
+  auto flags = std::make_shared<ProposeFlags>();
+  CLI::App* propose = baseline.add_subcommand(
+      "propose",
+      "Measure the selection in N separate runs and write a candidate file (nothing in baselines/ "
+      "changes); refuses when a case has an error or fails its correctness check");
+  add_selection_options(*propose, flags->common);
+  flags->common.baselines_dir = context.baselines_dir();
+  flags->common.thresholds_dir = context.thresholds_dir();
+  propose->add_option("--runs", flags->runs, "Separate runs (processes) to measure; their spread becomes part of the noise")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100));
+  propose->add_option("--out", flags->out, "Candidate file to write (default: ./candidate-<machine id>.yaml)");
+  propose->add_option("--baselines", flags->common.baselines_dir, "Approved baselines to diff against (read only)")
+      ->capture_default_str();
+  propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  propose->add_option("--cache-dir", flags->common.cache_dir, "Where measured device peaks are cached");
+  propose->add_flag("--quiet,-q", flags->common.quiet, "No progress line");
+  propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
+}
+
+}  // namespace perfgate::cli

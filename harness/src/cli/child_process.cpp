@@ -1,0 +1,75 @@
+#include "cli/child_process.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "perfgate/error.h"
+
+extern char** environ;
+
+namespace perfgate::cli {
+namespace {
+
+class SpawnActions {
+ public:
+  SpawnActions() { posix_spawn_file_actions_init(&actions_); }
+  ~SpawnActions() { posix_spawn_file_actions_destroy(&actions_); }
+  SpawnActions(const SpawnActions&) = delete;
+  SpawnActions& operator=(const SpawnActions&) = delete;
+  posix_spawn_file_actions_t* get() { return &actions_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+};
+
+}  // namespace
+
+ChildResult run_self(const std::vector<std::string>& arguments, bool capture_stdout) {
+  std::error_code ec;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  if (ec) throw Error("cannot find this program's path: " + ec.message());
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>("perfgate"));
+  for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+
+  int pipe_fds[2] = {-1, -1};
+  SpawnActions actions;
+  if (capture_stdout) {
+    if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw Error(std::string("pipe failed: ") + std::strerror(errno));
+    posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], STDOUT_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, self.c_str(), actions.get(), nullptr, argv.data(), environ);
+  if (capture_stdout) ::close(pipe_fds[1]);
+  if (spawned != 0) {
+    if (capture_stdout) ::close(pipe_fds[0]);
+    throw Error("cannot run " + self + ": " + std::strerror(spawned));
+  }
+  ChildResult result;
+  if (capture_stdout) {
+    char buffer[4096];
+    ssize_t n;
+    while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) != 0) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      result.stdout_text.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(pipe_fds[0]);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw Error(std::string("waitpid failed: ") + std::strerror(errno));
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+}  // namespace perfgate::cli

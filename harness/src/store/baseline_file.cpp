@@ -1,0 +1,120 @@
+#include "store/baseline_file.h"
+
+#include <algorithm>
+
+#include "stats/summary.h"
+#include "store/measurement_yaml.h"
+#include "store/yaml_document.h"
+
+namespace perfgate {
+namespace {
+
+constexpr int kSchema = 1;
+
+void emit_approval(YAML::Emitter& out, const Approval& a) {
+  out << YAML::BeginMap;
+  emit_field(out, "by", a.by);
+  emit_field(out, "at", a.at);
+  emit_field(out, "reason", a.reason);
+  emit_field(out, "commit", a.commit);
+  out << YAML::EndMap;
+}
+
+// Medians for a reader of the file; never read back (the samples are the truth).
+void emit_medians(YAML::Emitter& out, const MetricRuns& runs) {
+  out << YAML::BeginMap;
+  for (const auto& [metric, metric_runs] : runs) {
+    const std::vector<double> all = pooled(metric_runs);
+    out << YAML::Key << metric << YAML::Value << round_trip_text(median(all));
+  }
+  out << YAML::EndMap;
+}
+
+void emit_case(YAML::Emitter& out, const BaselineCase& c) {
+  out << YAML::Key << c.id << YAML::Value << YAML::BeginMap;
+  emit_field(out, "backend", c.backend);
+  emit_field(out, "perfgate_version", c.perfgate_version);
+  emit_field(out, "source_hash", c.source_hash);
+  emit_field(out, "measured_at", c.measured_at);
+  emit_field(out, "commit", c.commit);
+  out << YAML::Key << "approval" << YAML::Value;
+  emit_approval(out, c.approval);
+  out << YAML::Key << "fingerprint" << YAML::Value;
+  emit_fingerprint(out, c.fingerprint);
+  out << YAML::Key << "median" << YAML::Value;
+  emit_medians(out, c.runs);
+  out << YAML::Key << "runs" << YAML::Value;
+  emit_runs(out, c.runs);
+  out << YAML::EndMap;
+}
+
+BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML::Node& map,
+                       const std::string& kernel) {
+  const std::string at = "cases." + id;
+  if (!map.IsMap()) throw in.error(map, at, "expected a map");
+  BaselineCase c;
+  c.id = id;
+  c.kernel = kernel;
+  c.backend = in.text(map, "backend", at);
+  c.perfgate_version = in.text(map, "perfgate_version", at);
+  c.source_hash = in.optional_text(map, "source_hash", at);
+  c.measured_at = in.text(map, "measured_at", at);
+  c.commit = in.optional_text(map, "commit", at);
+  const YAML::Node approval = in.required_map(map, "approval", at);
+  c.approval.by = in.text(approval, "by", at + ".approval");
+  c.approval.at = in.text(approval, "at", at + ".approval");
+  c.approval.reason = in.text(approval, "reason", at + ".approval");
+  c.approval.commit = in.optional_text(approval, "commit", at + ".approval");
+  c.fingerprint = read_fingerprint(in, in.required_map(map, "fingerprint", at), at + ".fingerprint");
+  c.runs = read_runs(in, in.required_map(map, "runs", at), at + ".runs");
+  return c;
+}
+
+}  // namespace
+
+std::string to_yaml(const KernelBaselines& b) {
+  YAML::Emitter out;
+  out << YAML::Comment("perfgate approved baselines. Written by `perfgate baseline approve`; review "
+                       "changes in pull requests, never edit by hand.");
+  out << YAML::BeginMap;
+  emit_field(out, "schema", kSchema);
+  emit_field(out, "machine_id", b.machine_id);
+  emit_field(out, "kernel", b.kernel);
+  emit_field(out, "case_count", b.cases.size());
+  out << YAML::Key << "cases" << YAML::Value << YAML::BeginMap;
+  for (const auto& c : b.cases) emit_case(out, c);
+  out << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+KernelBaselines parse_kernel_baselines(const std::string& text, const std::string& file) {
+  const YamlDocument in(file, text);
+  const YAML::Node& root = in.root();
+  if (in.integer(root, "schema", "") != kSchema)
+    throw in.error(root["schema"], "schema", "unsupported baseline schema (this perfgate reads 1)");
+  KernelBaselines b;
+  b.machine_id = in.text(root, "machine_id", "");
+  b.kernel = in.text(root, "kernel", "");
+  const std::int64_t count = in.integer(root, "case_count", "");
+  const YAML::Node cases = in.required_map(root, "cases", "");
+  for (const auto& entry : cases) b.cases.push_back(read_case(in, entry.first.Scalar(), entry.second, b.kernel));
+  if (static_cast<std::int64_t>(b.cases.size()) != count)
+    throw in.error(cases, "cases",
+                   "holds " + std::to_string(b.cases.size()) + " cases but case_count says " +
+                       std::to_string(count) + " (truncated or hand-edited file?)");
+  std::sort(b.cases.begin(), b.cases.end(), [](const auto& x, const auto& y) { return x.id < y.id; });
+  for (std::size_t i = 1; i < b.cases.size(); ++i)
+    if (b.cases[i].id == b.cases[i - 1].id) throw in.error(cases, "cases." + b.cases[i].id, "appears twice");
+  return b;
+}
+
+void upsert(KernelBaselines& b, BaselineCase updated) {
+  auto it = std::lower_bound(b.cases.begin(), b.cases.end(), updated.id,
+                             [](const BaselineCase& c, const std::string& id) { return c.id < id; });
+  if (it != b.cases.end() && it->id == updated.id)
+    *it = std::move(updated);
+  else
+    b.cases.insert(it, std::move(updated));
+}
+
+}  // namespace perfgate

@@ -1,0 +1,89 @@
+#include "store/candidate_pool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+// Cases a run could not measure at all stop the proposal, with every reason at once.
+void refuse_unmeasured(const RunResult& run, std::size_t index) {
+  std::string problems;
+  for (const auto& c : run.cases) {
+    if (c.verdict == Verdict::error)
+      problems += "\n  " + c.id + ": error: " + (c.message.empty() ? c.check : c.message);
+    else if (c.verdict == Verdict::skipped)
+      problems += "\n  " + c.id + ": skipped: " + c.message;
+    else if (c.metrics.empty())
+      problems += "\n  " + c.id + ": no samples";
+  }
+  if (!problems.empty())
+    throw Error("refusing to propose: run " + std::to_string(index + 1) +
+                " has cases that were not measured correctly (nothing written):" + problems);
+}
+
+}  // namespace
+
+Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::string& created_at) {
+  if (runs.empty()) throw Error("refusing to propose: no runs");
+  const RunResult& first = runs.front();
+  if (first.cases.empty()) throw Error("refusing to propose: the selection has no cases");
+  Candidate candidate;
+  candidate.created_at = created_at;
+  candidate.measured_at = first.started_at;
+  candidate.fingerprint = first.fingerprint;
+  candidate.commit = first.commit;
+  candidate.branch = first.branch;
+  candidate.perfgate_version = first.perfgate_version;
+  std::map<std::string, CandidateCase> cases;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const RunResult& run = runs[i];
+    refuse_unmeasured(run, i);
+    if (run.fingerprint.machine_id.empty())
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " carries no machine id");
+    if (run.fingerprint.machine_id != candidate.fingerprint.machine_id)
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " measured on " +
+                  run.fingerprint.machine_id + ", run 1 on " + candidate.fingerprint.machine_id);
+    if (run.cases.size() != first.cases.size())
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " measured " +
+                  std::to_string(run.cases.size()) + " cases, run 1 " + std::to_string(first.cases.size()));
+    candidate.run_ids.push_back(run.run_id);
+    for (const auto& result : run.cases) {
+      CandidateCase& c = cases[result.id];
+      if (i == 0) {
+        c.id = result.id;
+        c.kernel = result.kernel;
+        c.backend = result.backend;
+        c.source_hash = result.source_hash;
+      } else if (c.id.empty()) {
+        throw Error("refusing to propose: case " + result.id + " is in run " + std::to_string(i + 1) +
+                    " but not in run 1");
+      } else if (c.source_hash != result.source_hash) {
+        throw Error("refusing to propose: the source of " + result.id + " changed between runs");
+      }
+      for (const auto& [metric, values] : result.metrics) {
+        if (values.samples.empty())
+          throw Error("refusing to propose: " + result.id + " has no " + metric + " samples in run " +
+                      std::to_string(i + 1));
+        if (!std::all_of(values.samples.begin(), values.samples.end(), [](double v) { return std::isfinite(v); }))
+          throw Error("refusing to propose: " + result.id + " has a " + metric +
+                      " sample that is not a finite number in run " + std::to_string(i + 1));
+        c.runs[metric].push_back(values.samples);
+      }
+    }
+  }
+  // A metric a run may leave out (cold latency, when its time budget ran out) keeps the runs
+  // that have it; a case needs its latency from every run.
+  for (auto& [id, c] : cases) {
+    auto latency = c.runs.find("latency_ns");
+    if (latency == c.runs.end() || latency->second.size() != runs.size())
+      throw Error("refusing to propose: " + id + " lacks latency_ns samples in some runs");
+    candidate.cases.push_back(std::move(c));
+  }
+  return candidate;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,62 @@
+#include "store/file_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+// What the current holder wrote into the lock file: "pid 1234".
+std::string holder(int fd) {
+  char text[64] = {};
+  ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+  std::string s = n > 0 ? std::string(text, static_cast<std::size_t>(n)) : "";
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout) : file_(file) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error(file.string() + ": cannot open the lock: " + std::strerror(errno));
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      const int error = errno;
+      ::close(fd_);
+      throw Error(file.string() + ": cannot lock: " + std::strerror(error));
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      const std::string who = holder(fd_);
+      ::close(fd_);
+      char waited[32];
+      std::snprintf(waited, sizeof waited, "%.3g s", static_cast<double>(timeout.count()) / 1000.0);
+      throw Error(file.string() + ": locked by another baseline update" +
+                  (who.empty() ? "" : " (" + who + ")") + " for longer than " + waited +
+                  "; try again when it is done");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const std::string me = "pid " + std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd_, 0) == 0) {
+    [[maybe_unused]] ssize_t n = ::pwrite(fd_, me.data(), me.size(), 0);
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
+}
+
+}  // namespace perfgate

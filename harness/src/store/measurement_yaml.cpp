@@ -1,0 +1,73 @@
+#include "store/measurement_yaml.h"
+
+namespace perfgate {
+
+void emit_fingerprint(YAML::Emitter& out, const Fingerprint& f) {
+  out << YAML::BeginMap;
+  emit_field(out, "machine_id", f.machine_id);
+  emit_field(out, "backend", f.backend);
+  emit_field(out, "device_name", f.device_name);
+  emit_field(out, "vendor_id", f.vendor_id);
+  emit_field(out, "device_id", f.device_id);
+  emit_field(out, "driver_version", f.driver_version);
+  emit_field(out, "api_version", f.api_version);
+  emit_field(out, "device_uuid", f.device_uuid);
+  emit_field(out, "cpu_model", f.cpu_model);
+  emit_field(out, "cpu_threads", f.cpu_threads);
+  emit_field(out, "compiler", f.compiler);
+  emit_field(out, "build_type", f.build_type);
+  out << YAML::EndMap;
+}
+
+Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
+  Fingerprint f;
+  f.machine_id = in.text(map, "machine_id", at);
+  f.backend = in.text(map, "backend", at);
+  f.device_name = in.optional_text(map, "device_name", at);
+  f.vendor_id = static_cast<std::uint32_t>(in.integer(map, "vendor_id", at));
+  f.device_id = static_cast<std::uint32_t>(in.integer(map, "device_id", at));
+  f.driver_version = in.optional_text(map, "driver_version", at);
+  f.api_version = in.optional_text(map, "api_version", at);
+  f.device_uuid = in.optional_text(map, "device_uuid", at);
+  f.cpu_model = in.optional_text(map, "cpu_model", at);
+  f.cpu_threads = static_cast<int>(in.integer(map, "cpu_threads", at));
+  f.compiler = in.optional_text(map, "compiler", at);
+  f.build_type = in.optional_text(map, "build_type", at);
+  return f;
+}
+
+void emit_runs(YAML::Emitter& out, const MetricRuns& runs) {
+  out << YAML::BeginMap;
+  for (const auto& [metric, metric_runs] : runs) {
+    out << YAML::Key << metric << YAML::Value << YAML::BeginSeq;
+    for (const auto& samples : metric_runs) {
+      out << YAML::Flow << YAML::BeginSeq;
+      for (double sample : samples) out << round_trip_text(sample);
+      out << YAML::EndSeq;
+    }
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;
+}
+
+MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
+  if (!map.IsMap() || map.size() == 0) throw in.error(map, at, "expected a map of metric -> runs");
+  MetricRuns runs;
+  for (const auto& entry : map) {
+    const std::string metric = entry.first.Scalar();
+    const std::string where = at + "." + metric;
+    if (!entry.second.IsSequence() || entry.second.size() == 0)
+      throw in.error(entry.second, where, "expected a list of runs");
+    auto& metric_runs = runs[metric];
+    for (const auto& run : entry.second) metric_runs.push_back(in.numbers(run, where));
+  }
+  return runs;
+}
+
+std::vector<double> pooled(const std::vector<std::vector<double>>& runs) {
+  std::vector<double> all;
+  for (const auto& run : runs) all.insert(all.end(), run.begin(), run.end());
+  return all;
+}
+
+}  // namespace perfgate

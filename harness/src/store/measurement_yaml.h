@@ -1,0 +1,29 @@
+#pragma once
+// The parts that baseline files and candidate files share: the fingerprint a case was measured
+// on, and its samples per metric and run. Each run's samples go on one line (flow style), so a
+// pull request that approves new numbers shows one changed line per run.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "perfgate/result.h"
+#include "store/yaml_document.h"
+
+namespace perfgate {
+
+// metric name -> runs -> samples
+using MetricRuns = std::map<std::string, std::vector<std::vector<double>>>;
+
+void emit_fingerprint(YAML::Emitter& out, const Fingerprint& fingerprint);
+Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at);
+
+void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
+// At least one metric, each with at least one run of at least one finite sample.
+MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at);
+
+// Every sample of a metric, pooled over its runs.
+std::vector<double> pooled(const std::vector<std::vector<double>>& runs);
+
+}  // namespace perfgate

@@ -1,0 +1,99 @@
+#include "store/yaml_document.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace perfgate {
+namespace {
+
+std::string joined(const std::string& at, const std::string& key) {
+  return at.empty() ? key : at + "." + key;
+}
+
+}  // namespace
+
+std::string round_trip_text(double value) {
+  if (!std::isfinite(value)) throw Error("cannot store a sample that is not a finite number");
+  char text[32];
+  auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+  if (ec != std::errc()) throw Error("cannot format a sample");
+  return std::string(text, end);
+}
+
+YamlDocument::YamlDocument(std::string file, const std::string& text) : file_(std::move(file)) {
+  try {
+    root_ = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw located_error(file_, e.mark.line + 1, "", "malformed YAML: " + e.msg);
+  }
+  if (!root_.IsMap()) throw located_error(file_, 1, "", "expected a YAML map at the top (empty or truncated file?)");
+}
+
+Error YamlDocument::error(const YAML::Node& at, const std::string& key,
+                          const std::string& message) const {
+  return located_error(file_, at.Mark().line + 1, key, message);
+}
+
+YAML::Node YamlDocument::required(const YAML::Node& map, const std::string& key,
+                                  const std::string& at) const {
+  if (!map.IsMap()) throw error(map, at, "expected a map");
+  YAML::Node value = map[key];
+  if (!value || value.IsNull()) throw error(map, joined(at, key), "missing (truncated file?)");
+  return value;
+}
+
+YAML::Node YamlDocument::required_map(const YAML::Node& map, const std::string& key,
+                                      const std::string& at) const {
+  YAML::Node value = required(map, key, at);
+  if (!value.IsMap()) throw error(value, joined(at, key), "expected a map");
+  return value;
+}
+
+YAML::Node YamlDocument::required_sequence(const YAML::Node& map, const std::string& key,
+                                           const std::string& at) const {
+  YAML::Node value = required(map, key, at);
+  if (!value.IsSequence()) throw error(value, joined(at, key), "expected a list");
+  return value;
+}
+
+std::string YamlDocument::text(const YAML::Node& map, const std::string& key,
+                               const std::string& at) const {
+  YAML::Node value = required(map, key, at);
+  if (!value.IsScalar()) throw error(value, joined(at, key), "expected text");
+  return value.Scalar();
+}
+
+std::string YamlDocument::optional_text(const YAML::Node& map, const std::string& key,
+                                        const std::string& at) const {
+  if (!map.IsMap()) throw error(map, at, "expected a map");
+  YAML::Node value = map[key];
+  if (!value || value.IsNull()) return "";
+  if (!value.IsScalar()) throw error(value, joined(at, key), "expected text");
+  return value.Scalar();
+}
+
+std::int64_t YamlDocument::integer(const YAML::Node& map, const std::string& key,
+                                   const std::string& at) const {
+  YAML::Node value = required(map, key, at);
+  std::int64_t result = 0;
+  if (!value.IsScalar() || !YAML::convert<std::int64_t>::decode(value, result))
+    throw error(value, joined(at, key), "expected a whole number");
+  return result;
+}
+
+double YamlDocument::number(const YAML::Node& node, const std::string& at) const {
+  double result = 0;
+  if (!node.IsScalar() || !YAML::convert<double>::decode(node, result) || !std::isfinite(result))
+    throw error(node, at, "expected a finite number, got \"" + (node.IsScalar() ? node.Scalar() : "") + "\"");
+  return result;
+}
+
+std::vector<double> YamlDocument::numbers(const YAML::Node& node, const std::string& at) const {
+  if (!node.IsSequence() || node.size() == 0) throw error(node, at, "expected a non-empty list of numbers");
+  std::vector<double> values;
+  values.reserve(node.size());
+  for (const auto& item : node) values.push_back(number(item, at));
+  return values;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,51 @@
+#pragma once
+// A parsed YAML file whose every error names the file and the line (Mark lines are 0-based;
+// messages say 1-based lines, as editors do), and the number text the stores write.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+
+// The shortest text that reads back as exactly `value` (std::to_chars): "%.6g" would lose
+// nanoseconds, "%.17g" would print 0.10000000000000001. Throws Error on NaN and infinities.
+std::string round_trip_text(double value);
+
+// `key: value` in the map being emitted.
+template <class T>
+void emit_field(YAML::Emitter& out, const char* key, const T& value) {
+  out << YAML::Key << key << YAML::Value << value;
+}
+
+class YamlDocument {
+ public:
+  // Throws Error "file:line: malformed YAML: ..." when `text` does not parse.
+  YamlDocument(std::string file, const std::string& text);
+  const std::string& file() const { return file_; }
+  const YAML::Node& root() const { return root_; }
+
+  Error error(const YAML::Node& at, const std::string& key, const std::string& message) const;
+
+  // `map[key]`, which must exist; `at` names the key in messages ("cases.copy/cpu/n=1.runs").
+  YAML::Node required(const YAML::Node& map, const std::string& key, const std::string& at) const;
+  YAML::Node required_map(const YAML::Node& map, const std::string& key, const std::string& at) const;
+  YAML::Node required_sequence(const YAML::Node& map, const std::string& key,
+                               const std::string& at) const;
+  std::string text(const YAML::Node& map, const std::string& key, const std::string& at) const;
+  std::string optional_text(const YAML::Node& map, const std::string& key,
+                            const std::string& at) const;
+  std::int64_t integer(const YAML::Node& map, const std::string& key, const std::string& at) const;
+  double number(const YAML::Node& node, const std::string& at) const;
+  // A non-empty sequence of finite numbers.
+  std::vector<double> numbers(const YAML::Node& node, const std::string& at) const;
+
+ private:
+  std::string file_;
+  YAML::Node root_;
+};
+
+}  // namespace perfgate

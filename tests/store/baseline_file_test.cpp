@@ -1,0 +1,120 @@
+#include "store/baseline_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "perfgate/error.h"
+#include "store/atomic_file.h"
+#include "store/baseline.h"
+#include "store_fixture.h"
+
+namespace perfgate {
+namespace {
+
+using testing::baseline_case;
+using StoreBaselineFile = testing::StoreTest;
+
+KernelBaselines two_cases() {
+  return {"cpu-test-2t", "copy", {baseline_case("copy/cpu/n=1024", 812.5), baseline_case("copy/cpu/n=65536", 41234.75)}};
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+TEST_F(StoreBaselineFile, RoundTripKeepsEveryDoubleExactly) {
+  const KernelBaselines written = two_cases();
+  const KernelBaselines read = parse_kernel_baselines(to_yaml(written), "copy.yaml");
+  ASSERT_EQ(read.cases.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const BaselineCase& w = written.cases[i];
+    const BaselineCase& r = read.cases[i];
+    EXPECT_EQ(r.id, w.id);
+    EXPECT_EQ(r.approval.by, w.approval.by);
+    EXPECT_EQ(r.approval.reason, w.approval.reason);
+    EXPECT_EQ(r.approval.commit, w.approval.commit);
+    EXPECT_EQ(r.fingerprint.machine_id, w.fingerprint.machine_id);
+    EXPECT_EQ(r.fingerprint.cpu_threads, w.fingerprint.cpu_threads);
+    EXPECT_EQ(r.source_hash, w.source_hash);
+    ASSERT_EQ(r.runs.size(), w.runs.size());
+    for (const auto& [metric, runs] : w.runs) {
+      ASSERT_EQ(r.runs.at(metric).size(), runs.size());
+      for (std::size_t run = 0; run < runs.size(); ++run) {
+        ASSERT_EQ(r.runs.at(metric)[run].size(), runs[run].size());
+        for (std::size_t s = 0; s < runs[run].size(); ++s)
+          EXPECT_TRUE(same_bits(r.runs.at(metric)[run][s], runs[run][s]))
+              << metric << " run " << run << " sample " << s << ": " << r.runs.at(metric)[run][s];
+      }
+    }
+  }
+  EXPECT_EQ(to_yaml(read), to_yaml(written));  // stable: reading and writing changes nothing
+}
+
+TEST_F(StoreBaselineFile, EachRunIsOneLineForReview) {
+  const std::string yaml = to_yaml(two_cases());
+  std::istringstream lines(yaml);
+  int run_lines = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("- [") != std::string::npos) {
+      ++run_lines;
+      EXPECT_NE(line.find(']'), std::string::npos) << line;
+    }
+  EXPECT_EQ(run_lines, 2 * (3 + 3));  // two cases, three runs of two metrics each
+}
+
+TEST_F(StoreBaselineFile, FindReadsTheCaseFromTheStore) {
+  const BaselineStore store(dir_);
+  write_file_atomically(store.kernel_file("cpu-test-2t", "copy"), to_yaml(two_cases()));
+  auto found = store.find("cpu-test-2t", "copy", "copy/cpu/n=65536");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->kernel, "copy");
+  EXPECT_FALSE(store.find("cpu-test-2t", "copy", "copy/cpu/n=1"));
+  EXPECT_FALSE(store.find("cpu-other", "copy", "copy/cpu/n=65536"));
+  EXPECT_EQ(store.all().size(), 2u);
+  EXPECT_EQ(store.machines(), std::vector<std::string>{"cpu-test-2t"});
+}
+
+TEST_F(StoreBaselineFile, TruncatedFileIsAnErrorNamingTheFile) {
+  const BaselineStore store(dir_);
+  const std::filesystem::path file = store.kernel_file("cpu-test-2t", "copy");
+  const std::string full = to_yaml(two_cases());
+  // Cut anywhere: mid-number, mid-line, and right after the first case (still valid YAML).
+  const std::size_t second = full.find("copy/cpu/n=65536:");
+  ASSERT_NE(second, std::string::npos);
+  for (std::size_t cut : {full.size() / 2, full.size() / 3, full.size() - 7, second, std::size_t{10}}) {
+    write_file_atomically(file, full.substr(0, cut));
+    try {
+      store.find("cpu-test-2t", "copy", "copy/cpu/n=1024");
+      ADD_FAILURE() << "a file cut at byte " << cut << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(StoreBaselineFile, ErrorsNameTheLine) {
+  std::string yaml = to_yaml(two_cases());
+  const std::size_t at = yaml.find("by: alice");
+  yaml.replace(at, 9, "by: [alice");
+  try {
+    parse_kernel_baselines(yaml, "copy.yaml");
+    FAIL() << "malformed YAML was accepted";
+  } catch (const Error& e) {
+    EXPECT_TRUE(std::string(e.what()).starts_with("copy.yaml:")) << e.what();
+  }
+}
+
+TEST_F(StoreBaselineFile, UpsertReplacesByIdAndKeepsOrder) {
+  KernelBaselines b = two_cases();
+  upsert(b, baseline_case("copy/cpu/n=4096", 1, "bob"));
+  upsert(b, baseline_case("copy/cpu/n=1024", 2, "carol"));
+  ASSERT_EQ(b.cases.size(), 3u);
+  EXPECT_EQ(b.cases[0].id, "copy/cpu/n=1024");
+  EXPECT_EQ(b.cases[0].approval.by, "carol");
+  EXPECT_EQ(b.cases[1].id, "copy/cpu/n=4096");
+  EXPECT_EQ(b.cases[2].id, "copy/cpu/n=65536");
+}
+
+}  // namespace
+}  // namespace perfgate

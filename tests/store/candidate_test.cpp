@@ -1,0 +1,111 @@
+#include "store/candidate.h"
+
+#include <gtest/gtest.h>
+
+#include "perfgate/error.h"
+#include "store/candidate_pool.h"
+#include "store_fixture.h"
+
+namespace perfgate {
+namespace {
+
+using testing::candidate_of;
+
+TEST(StoreCandidate, ReadBackVerifies) {
+  const Candidate written = candidate_of({"copy/cpu/n=1024", "triad/cpu/n=1024"}, 900);
+  const Candidate read = parse_candidate(to_yaml(written), "c.yaml");
+  EXPECT_NO_THROW(verify_digest(read, "c.yaml"));
+  EXPECT_EQ(read.digest, written.digest);
+  EXPECT_EQ(read.cases.size(), 2u);
+  EXPECT_EQ(read.cases[0].runs.at("latency_ns"), written.cases[0].runs.at("latency_ns"));
+  EXPECT_TRUE(read.digest.starts_with("sha256:"));
+  EXPECT_EQ(read.digest.size(), 7u + 64u);
+}
+
+TEST(StoreCandidate, AnEditedSampleVoidsTheDigest) {
+  std::string yaml = to_yaml(candidate_of({"copy/cpu/n=1024"}, 900));
+  const std::size_t at = yaml.find("[300");
+  ASSERT_NE(at, std::string::npos) << yaml;
+  yaml.replace(at, 4, "[200");  // a faster first sample
+  const Candidate read = parse_candidate(yaml, "c.yaml");
+  try {
+    verify_digest(read, "c.yaml");
+    FAIL() << "an edited candidate verified";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("c.yaml"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("digest"), std::string::npos);
+  }
+}
+
+TEST(StoreCandidate, AnEditedMachineOrDigestIsRefused) {
+  const std::string yaml = to_yaml(candidate_of({"copy/cpu/n=1024"}, 900));
+  std::string other = yaml;
+  for (std::size_t at; (at = other.find("cpu-test-2t")) != std::string::npos;) other.replace(at, 11, "cpu-else-2t");
+  EXPECT_THROW(verify_digest(parse_candidate(other, "c.yaml"), "c.yaml"), Error);
+
+  std::string digest = yaml;
+  digest.replace(digest.find("digest: sha256:") + 15, 1, digest[digest.find("digest: sha256:") + 15] == '0' ? "1" : "0");
+  EXPECT_THROW(verify_digest(parse_candidate(digest, "c.yaml"), "c.yaml"), Error);
+}
+
+TEST(StoreCandidate, TruncatedCandidateIsAnErrorNamingTheFile) {
+  const std::string yaml = to_yaml(candidate_of({"copy/cpu/n=1024"}, 900));
+  for (std::size_t cut : {yaml.size() / 2, yaml.size() - 3, yaml.rfind("digest:")}) {
+    try {
+      const Candidate c = parse_candidate(yaml.substr(0, cut), "cut.yaml");
+      verify_digest(c, "cut.yaml");
+      ADD_FAILURE() << "cut at " << cut << " accepted";
+    } catch (const Error& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with("cut.yaml")) << e.what();
+    }
+  }
+}
+
+RunResult measured_run(const std::string& run_id, double latency_ns) {
+  RunResult run;
+  run.run_id = run_id;
+  run.started_at = "2026-11-21T08:59:00Z";
+  run.commit = "fedcba";
+  run.perfgate_version = "0.1.0";
+  run.fingerprint = testing::test_fingerprint();
+  CaseResult c;
+  c.id = "copy/cpu/n=1024";
+  c.kernel = "copy";
+  c.backend = "cpu";
+  c.source_hash = "sha256:1";
+  c.verdict = Verdict::no_baseline;
+  c.metrics["latency_ns"].samples = {latency_ns, latency_ns + 1};
+  run.cases.push_back(c);
+  return run;
+}
+
+TEST(StoreCandidatePool, PoolsSeparateRunsPerMetric) {
+  const Candidate c = candidate_from_runs({measured_run("a", 100), measured_run("b", 110), measured_run("c", 90)},
+                                          "2026-11-21T09:00:00Z");
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.run_ids, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(c.cases[0].runs.at("latency_ns"),
+            (std::vector<std::vector<double>>{{100, 101}, {110, 111}, {90, 91}}));
+  EXPECT_EQ(c.machine_id(), "cpu-test-2t");
+}
+
+TEST(StoreCandidatePool, RefusesErrorsSkipsAndMixedMachines) {
+  RunResult wrong = measured_run("b", 110);
+  wrong.cases[0].verdict = Verdict::error;
+  wrong.cases[0].message = "output differs from the reference";
+  try {
+    candidate_from_runs({measured_run("a", 100), wrong}, "now");
+    FAIL() << "a run with an error was pooled";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("output differs"), std::string::npos) << e.what();
+  }
+  RunResult skipped = measured_run("b", 110);
+  skipped.cases[0].verdict = Verdict::skipped;
+  EXPECT_THROW(candidate_from_runs({skipped}, "now"), Error);
+  RunResult foreign = measured_run("b", 110);
+  foreign.fingerprint.machine_id = "llvmpipe";
+  EXPECT_THROW(candidate_from_runs({measured_run("a", 100), foreign}, "now"), Error);
+}
+
+}  // namespace
+}  // namespace perfgate

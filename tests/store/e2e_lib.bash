@@ -1,0 +1,66 @@
+# Shared by tests/e2e/baseline_*.sh: a scratch baselines folder, a cheap real selection, and
+# checks that every baseline file still parses. Sourced, not run: its name does not end in .sh,
+# so CTest does not pick it up as a test.
+set -uo pipefail
+: "${PERFGATE:?PERFGATE must name the perfgate binary}" "${PERFGATE_E2E_TMP:?}"
+WORK="$PERFGATE_E2E_TMP"
+rm -rf "$WORK" && mkdir -p "$WORK/baselines"
+BASELINES="$WORK/baselines"
+unset PERFGATE_TEST_APPROVE_DELAY_MS || true
+if ! "$PERFGATE" baseline --help >"$WORK/help.out" 2>&1; then
+  echo "this perfgate has no baseline command yet:"; cat "$WORK/help.out"; exit 77
+fi
+MACHINE=$("$PERFGATE" list --machine-id --backend cpu) || { echo "no cpu machine id"; exit 77; }
+# Small and quick: one case per axis value, two separate runs.
+SELECT=(--kernel copy --backend cpu --cache-dir "$WORK/cache")
+FAILED=0
+
+fail() { echo "FAIL: $*" >&2; FAILED=1; }
+
+# expect CODE PATTERN -- command...: the exit code and a line of the output (stdout + stderr).
+expect() {
+  local code=$1 pattern=$2
+  shift 3
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$code" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    fail "'$*' exited $rc (want $code, output matching '$pattern'), output:"
+    echo "$out" >&2
+  else
+    echo "ok: exit $rc: $(grep -E -- "$pattern" <<<"$out" | head -1)"
+  fi
+}
+
+# propose FILE AXIS_VALUE...: a candidate of copy/cpu/n=<value> for each value.
+propose() {
+  local out=$1
+  shift
+  local values
+  values=$(IFS=,; echo "$*")
+  "$PERFGATE" baseline propose --runs 2 --quiet --out "$out" --baselines "$BASELINES" "${SELECT[@]}" \
+    --axis "n=$values" >"$out.propose.log" 2>&1 || { cat "$out.propose.log" >&2; fail "propose $out"; return 1; }
+}
+
+approve() {  # approve FILE NAME REASON [more options]
+  local file=$1 by=$2 reason=$3
+  shift 3
+  "$PERFGATE" baseline approve "$file" --by "$by" --reason "$reason" --yes --baselines "$BASELINES" "$@"
+}
+
+# A listing of every file under the baselines folder with its hash, to prove nothing changed.
+snapshot() { (cd "$BASELINES" && find . -type f ! -name .lock -print0 | sort -z | xargs -0 -r sha256sum); }
+
+# Every baseline file parses (perfgate's own reader, and PyYAML when there is one).
+all_valid() {
+  "$PERFGATE" baseline show --baselines "$BASELINES" >"$WORK/show.out" 2>&1 || {
+    cat "$WORK/show.out" >&2
+    return 1
+  }
+  if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+    find "$BASELINES" -name '*.yaml' ! -name '.*' -print0 |
+      xargs -0 -r -n1 python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' || return 1
+  fi
+}
+
+log_lines() { wc -l <"$BASELINES/$MACHINE/APPROVALS.log" 2>/dev/null || echo 0; }
