@@ -143,8 +143,9 @@ Dispatch gpu_scores(const Dims& s, const DeviceLimits& l) {
 Dispatch gpu_softmax(const Dims& s, const DeviceLimits& l) {
   const std::int64_t wg = std::clamp<std::int64_t>(std::bit_floor(std::uint64_t(s.seq / 4)), 1,
                                                    std::min<std::int64_t>(256, l.max_workgroup_invocations));
-  return row_dispatch("softmax/softmax", l, wg, s.heads * s.seq, {u32(s.heads * s.seq), u32(s.seq)},
-                      {"scores", "probs"}, "softmax");
+  return row_dispatch("softmax/softmax", l, wg, items_per_thread(s.seq / 4, wg, "softmax"),
+                      s.heads * s.seq, {u32(s.heads * s.seq), u32(s.seq)}, {"scores", "probs"},
+                      "softmax");
 }
 Dispatch gpu_weighted(const Dims& s, const DeviceLimits& l) {
   const MatmulOperands o{0, u32(s.seq * s.seq), u32(2 * s.d), u32(s.hd), 0, u32(s.hd), u32(s.heads)};

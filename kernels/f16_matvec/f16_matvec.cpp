@@ -42,7 +42,9 @@ float row_dot(const std::uint16_t* __restrict w, const float* __restrict x, std:
 PERFGATE_KERNEL(f16_matvec) {
   return matvec_kernel("f16_matvec",
                        "y = W x, W m x k fp16, x and y float32: batch-1 decode, memory-bound",
-                       8, 128, "f16_matvec/f16_matvec")  // k: whole uvec4s of 8 halves
+                       8, 128, "f16_matvec/f16_matvec",  // k: whole uvec4s of 8 halves
+                       [](std::int64_t k) { return k / 8; },
+                       [](std::int64_t) { return std::vector<std::uint32_t>{}; })
       .buffers([](const Params& p) {
         const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]);
         return std::vector<BufferSpec>{{"w", ElementType::f16, m * k, BufferRole::input},

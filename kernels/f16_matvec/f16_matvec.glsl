@@ -1,6 +1,9 @@
 // y = W x: W m x k in fp16 (row-major), x and y float32. One row per workgroup: each thread
-// takes 8 weights (one uvec4) at a time, strided over the row, then the workgroup sums.
+// loads its ITEMS uvec4s (8 weights each) of the row at once, so they are all in flight
+// together, then the workgroup sums.
 #include "../softmax/workgroup_reduce.glsl"
+
+layout(constant_id = 1) const uint ITEMS = 4;  // uvec4s per thread: ceil(k / 8 / wg)
 
 layout(push_constant) uniform Shape { uint m, k; } s;
 
@@ -10,14 +13,19 @@ layout(std430, binding = 2) writeonly buffer Output { float y[]; };
 
 void main() {
   const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  if (row >= s.m) return;  // uniform per workgroup: barriers stay uniform
-  const uint per_row = s.k / 8, base = row * per_row;
+  if (row >= s.m) return;  // uniform per workgroup
+  const uint per_row = s.k / 8, base = row * per_row, lid = gl_LocalInvocationID.x;
+  uvec4 q[ITEMS];
+  for (uint j = 0; j < ITEMS; ++j) {
+    const uint i = lid + j * gl_WorkGroupSize.x;
+    q[j] = i < per_row ? w[base + i] : uvec4(0);
+  }
   float sum = 0.0;
-  for (uint i = gl_LocalInvocationID.x; i < per_row; i += gl_WorkGroupSize.x) {
-    const uvec4 q = w[base + i];
-    sum += dot(vec4(unpackHalf2x16(q.x), unpackHalf2x16(q.y)), x[2 * i]) +
-           dot(vec4(unpackHalf2x16(q.z), unpackHalf2x16(q.w)), x[2 * i + 1]);
+  for (uint j = 0; j < ITEMS; ++j) {
+    const uint i = min(lid + j * gl_WorkGroupSize.x, per_row - 1);  // zero weights past the end
+    sum += dot(vec4(unpackHalf2x16(q[j].x), unpackHalf2x16(q[j].y)), x[2 * i]) +
+           dot(vec4(unpackHalf2x16(q[j].z), unpackHalf2x16(q[j].w)), x[2 * i + 1]);
   }
   sum = workgroup_sum(sum);
-  if (gl_LocalInvocationID.x == 0) y[row] = sum;
+  if (lid == 0) y[row] = sum;
 }

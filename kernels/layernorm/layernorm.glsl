@@ -1,7 +1,9 @@
 // y = (x - mean) / sqrt(var + eps) * g + b per row, the variance from a second pass over the
-// centred row (no E[x^2] - mean^2 cancellation). One row per workgroup, vec4 loads; the second
-// and third reads of the row come from cache.
+// centred row (no E[x^2] - mean^2 cancellation). One row per workgroup; each thread holds its
+// ITEMS vec4s of the row in registers, so the row is read from memory once.
 #include "../softmax/workgroup_reduce.glsl"
+
+layout(constant_id = 1) const uint ITEMS = 4;  // vec4s per thread: ceil(cols / 4 / wg)
 
 layout(push_constant) uniform Shape { uint rows, cols; float eps; } s;
 
@@ -13,17 +15,24 @@ layout(std430, binding = 3) writeonly buffer Output { vec4 y[]; };
 void main() {
   const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (row >= s.rows) return;  // uniform per workgroup
-  const uint n = s.cols / 4, base = row * n;
+  const uint n = s.cols / 4, base = row * n, lid = gl_LocalInvocationID.x;
+  vec4 v[ITEMS];
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    v[i] = c < n ? x[base + c] : vec4(0.0);
+  }
   float sum = 0.0;
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x)
-    sum += dot(x[base + i], vec4(1.0));
+  for (uint i = 0; i < ITEMS; ++i) sum += dot(v[i], vec4(1.0));
   const float mean = workgroup_sum(sum) / float(s.cols);
   float squares = 0.0;
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
-    const vec4 d = x[base + i] - mean;
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    const vec4 d = c < n ? v[i] - mean : vec4(0.0);
     squares += dot(d, d);
   }
   const float scale = inversesqrt(workgroup_sum(squares) / float(s.cols) + s.eps);
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x)
-    y[base + i] = (x[base + i] - mean) * scale * g[i] + b[i];
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    if (c < n) y[base + c] = (v[i] - mean) * scale * g[c] + b[c];
+  }
 }

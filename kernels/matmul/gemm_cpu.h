@@ -17,16 +17,10 @@ struct GemmShape {
 };
 
 namespace detail {
-// GNU vector extension: 16 floats, one AVX-512 register (two AVX2 registers elsewhere).
+// GNU vector extension: 16 floats, one AVX-512 register (two AVX2 registers elsewhere). Moved
+// with memcpy, never passed to or returned from a function: no -Wpsabi without AVX-512.
 typedef float v16 __attribute__((vector_size(64)));
 constexpr std::int64_t kMR = 4, kNR = 32, kKC = 256;
-
-inline v16 load16(const float* p) {
-  v16 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store16(float* p, v16 v) { std::memcpy(p, &v, sizeof v); }
 }  // namespace detail
 
 // Single-threaded over the column panels [panel_begin, panel_end) of NR columns each.
@@ -52,7 +46,9 @@ inline void gemm_panels(const GemmShape& s, const float* a, const float* b, floa
         for (std::int64_t r = 0; r < kMR; ++r) ar[r] = a + (i0 + std::min(r, mc - 1)) * s.lda + k0;
         v16 acc[kMR][2] = {};
         for (std::int64_t kk = 0; kk < kc; ++kk) {
-          const v16 b0 = load16(panel + kk * kNR), b1 = load16(panel + kk * kNR + 16);
+          v16 b0, b1;
+          std::memcpy(&b0, panel + kk * kNR, sizeof b0);
+          std::memcpy(&b1, panel + kk * kNR + 16, sizeof b1);
           for (std::int64_t r = 0; r < kMR; ++r) {
             const float av = ar[r][kk];
             acc[r][0] += av * b0;
@@ -60,8 +56,8 @@ inline void gemm_panels(const GemmShape& s, const float* a, const float* b, floa
           }
         }
         for (std::int64_t r = 0; r < kMR; ++r) {
-          store16(tile + r * kNR, acc[r][0]);
-          store16(tile + r * kNR + 16, acc[r][1]);
+          std::memcpy(tile + r * kNR, &acc[r][0], sizeof acc[r][0]);
+          std::memcpy(tile + r * kNR + 16, &acc[r][1], sizeof acc[r][1]);
         }
         for (std::int64_t r = 0; r < mc; ++r) {
           float* crow = c + (i0 + r) * s.ldc + j0;

@@ -36,7 +36,7 @@ PERFGATE_KERNEL(matmul) {
       .axis("m", {512}, {Backend::vulkan})
       .axis("n", {512}, {Backend::vulkan})
       .axis("k", {512}, {Backend::vulkan})
-      .axis("tile", {64}, {Backend::vulkan})
+      .axis("tile", {128}, {Backend::vulkan})  // the H100 sweep's best (docs/performance.md)
       .axis("wg", {256}, {Backend::vulkan})
       .valid([](const Params& p, Backend backend) {
         if (p["m"] < 1 || p["n"] < 1 || p["k"] < 1) return false;

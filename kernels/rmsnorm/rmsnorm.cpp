@@ -63,7 +63,7 @@ PERFGATE_KERNEL(rmsnorm) {
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         return VulkanPlan{{row_dispatch(
-            "rmsnorm/rmsnorm", limits, p["wg"], p["rows"],
+            "rmsnorm/rmsnorm", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "rmsnorm"), p["rows"],
             {std::uint32_t(p["rows"]), std::uint32_t(p["cols"]), std::bit_cast<std::uint32_t>(kEps)},
             {"x", "g", "y"}, "rmsnorm")}};
       });

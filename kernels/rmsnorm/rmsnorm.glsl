@@ -1,6 +1,8 @@
-// y = x / sqrt(mean(x^2) + eps) * g per row. One row per workgroup, vec4 loads; the second
-// read of the row comes from cache.
+// y = x / sqrt(mean(x^2) + eps) * g per row. One row per workgroup; each thread holds its
+// ITEMS vec4s of the row in registers, so the row is read from memory once.
 #include "../softmax/workgroup_reduce.glsl"
+
+layout(constant_id = 1) const uint ITEMS = 4;  // vec4s per thread: ceil(cols / 4 / wg)
 
 layout(push_constant) uniform Shape { uint rows, cols; float eps; } s;
 
@@ -11,13 +13,17 @@ layout(std430, binding = 2) writeonly buffer Output { vec4 y[]; };
 void main() {
   const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (row >= s.rows) return;  // uniform per workgroup
-  const uint n = s.cols / 4, base = row * n;
+  const uint n = s.cols / 4, base = row * n, lid = gl_LocalInvocationID.x;
+  vec4 v[ITEMS];
   float sum = 0.0;
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
-    const vec4 v = x[base + i];
-    sum += dot(v, v);
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    v[i] = c < n ? x[base + c] : vec4(0.0);
   }
+  for (uint i = 0; i < ITEMS; ++i) sum += dot(v[i], v[i]);
   const float scale = inversesqrt(workgroup_sum(sum) / float(s.cols) + s.eps);
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x)
-    y[base + i] = x[base + i] * scale * g[i];
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    if (c < n) y[base + c] = v[i] * scale * g[c];
+  }
 }

@@ -253,18 +253,16 @@ PERFGATE_KERNEL(sampling) {
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         const std::int64_t wg = p["wg"], nchunks = chunks(p, wg * kItems);
         const auto merge_items = std::uint32_t((nchunks * p["k"] + wg - 1) / wg);
-        Dispatch partial = row_dispatch("sampling/topk_partial", limits, wg, 1,
+        Dispatch partial = row_dispatch("sampling/topk_partial", limits, wg, std::uint32_t(kItems), 1,
                                         {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks)},
                                         {"logits", "cand_val", "cand_tok"}, "partial");
-        partial.specialization.push_back(std::uint32_t(kItems));
         partial.groups = {std::uint32_t(nchunks), std::uint32_t(p["batch"]), 1};
         Dispatch merge = row_dispatch(
-            "sampling/topk_merge", limits, wg, p["batch"],
+            "sampling/topk_merge", limits, wg, merge_items, p["batch"],
             {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks), kSeed,
              std::bit_cast<std::uint32_t>(kTopP)},
-            {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge");
-        merge.specialization.push_back(merge_items);
-        merge.specialization.push_back(std::uint32_t(kMaxK));
+            {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge",
+            {std::uint32_t(kMaxK)});
         return VulkanPlan{{partial, merge}};
       });
 }

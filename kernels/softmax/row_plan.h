@@ -17,17 +17,30 @@ inline bool valid_row_workgroup(std::int64_t wg) {
   return wg >= 1 && wg <= 1024 && std::has_single_bit(std::uint64_t(wg));
 }
 
+// Vector loads per thread when wg threads share `count` of them (specialization constant 1 of
+// the row shaders: a register array, so bounded).
+inline std::uint32_t items_per_thread(std::int64_t count, std::int64_t wg, const std::string& what) {
+  const std::int64_t items = (count + wg - 1) / wg;
+  if (items > 32)
+    throw Error(what + ": " + std::to_string(count) + " loads over wg=" + std::to_string(wg) +
+                " threads is more than 32 registers each: raise wg");
+  return std::uint32_t(std::max<std::int64_t>(items, 1));
+}
+
+// Specialization: 0 the workgroup size, 1 `items`, then `more`.
 inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limits,
-                             std::int64_t wg, std::int64_t rows,
+                             std::int64_t wg, std::uint32_t items, std::int64_t rows,
                              std::vector<std::uint32_t> push_constants,
-                             std::vector<std::string> bindings, std::string stage) {
+                             std::vector<std::string> bindings, std::string stage,
+                             std::vector<std::uint32_t> more = {}) {
   if (std::uint64_t(wg) > limits.max_workgroup_invocations)
     throw Error(shader + ": wg=" + std::to_string(wg) + " exceeds the device's " +
                 std::to_string(limits.max_workgroup_invocations) + " invocations per workgroup");
   Dispatch d;
   d.shader = limits.subgroup_arithmetic ? shader : shader + "_shared";
   d.bindings = std::move(bindings);
-  d.specialization = {std::uint32_t(wg)};
+  d.specialization = {std::uint32_t(wg), items};
+  d.specialization.insert(d.specialization.end(), more.begin(), more.end());
   d.push_constants = std::move(push_constants);
   const auto n = std::uint32_t(rows);
   d.groups = {std::min(n, 65535u), (n + 65534) / 65535, 1};  // rows beyond 65535 go to y
@@ -52,9 +65,12 @@ inline KernelDef row_kernel(std::string name, std::string description) {
 
 // The common part of a matrix-vector kernel (one row of W per workgroup): m x k, k a multiple
 // of `k_multiple` (whole vector loads), the workgroup size on Vulkan, and its dispatch of
-// "<folder>/<stem>" with bindings w, x, y.
+// "<folder>/<stem>" with bindings w, x, y; a row is `loads_per_row(k)` vector loads, and
+// `more(k)` is appended to the specialization constants.
 inline KernelDef matvec_kernel(std::string name, std::string description, std::int64_t k_multiple,
-                               std::int64_t wg, std::string shader) {
+                               std::int64_t wg, std::string shader,
+                               std::int64_t (*loads_per_row)(std::int64_t),
+                               std::vector<std::uint32_t> (*more)(std::int64_t)) {
   return KernelDef(std::move(name))
       .describe(std::move(description))
       .axis("m", {2560, 4096})
@@ -64,10 +80,12 @@ inline KernelDef matvec_kernel(std::string name, std::string description, std::i
         if (p["m"] < 1 || p["k"] < k_multiple || p["k"] % k_multiple) return false;
         return backend == Backend::cpu || valid_row_workgroup(p["wg"]);
       })
-      .vulkan([shader](const Params& p, const DeviceLimits& limits) {
-        return VulkanPlan{{row_dispatch(shader, limits, p["wg"], p["m"],
+      .vulkan([shader, loads_per_row, more](const Params& p, const DeviceLimits& limits) {
+        const auto items = items_per_thread(loads_per_row(p["k"]), p["wg"], shader);
+        return VulkanPlan{{row_dispatch(shader, limits, p["wg"], items, p["m"],
                                         {std::uint32_t(p["m"]), std::uint32_t(p["k"])},
-                                        {"w", "x", "y"}, shader.substr(shader.find('/') + 1))}};
+                                        {"w", "x", "y"}, shader.substr(shader.find('/') + 1),
+                                        more(p["k"]))}};
       });
 }
 

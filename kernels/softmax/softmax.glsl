@@ -1,7 +1,9 @@
 // y = softmax(x) per row, numerically stable: the row's max is subtracted before exp. One row
-// per workgroup, vec4 loads; the row is read three times (max, sum, write), the second and
-// third reads from cache.
+// per workgroup; each thread holds its ITEMS vec4s of the row in registers (loaded at once, so
+// they are all in flight together), so the row is read from memory once.
 #include "workgroup_reduce.glsl"
+
+layout(constant_id = 1) const uint ITEMS = 4;  // vec4s per thread: ceil(cols / 4 / wg)
 
 layout(push_constant) uniform Shape { uint rows, cols; } s;
 
@@ -11,17 +13,24 @@ layout(std430, binding = 1) writeonly buffer Output { vec4 y[]; };
 void main() {
   const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (row >= s.rows) return;  // uniform per workgroup
-  const uint n = s.cols / 4, base = row * n;
-  float m = -uintBitsToFloat(0x7f800000u);
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
-    const vec4 v = x[base + i];
-    m = max(m, max(max(v.x, v.y), max(v.z, v.w)));
+  const uint n = s.cols / 4, base = row * n, lid = gl_LocalInvocationID.x;
+  const float neg_inf = -uintBitsToFloat(0x7f800000u);
+  vec4 v[ITEMS];
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    v[i] = c < n ? x[base + c] : vec4(neg_inf);
   }
+  float m = neg_inf;
+  for (uint i = 0; i < ITEMS; ++i) m = max(m, max(max(v[i].x, v[i].y), max(v[i].z, v[i].w)));
   m = workgroup_max(m);
   float sum = 0.0;
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x)
-    sum += dot(exp(x[base + i] - m), vec4(1.0));
+  for (uint i = 0; i < ITEMS; ++i) {
+    v[i] = exp(v[i] - m);  // exp(-inf) = 0 for the padding
+    sum += dot(v[i], vec4(1.0));
+  }
   const float inv = 1.0 / workgroup_sum(sum);
-  for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x)
-    y[base + i] = exp(x[base + i] - m) * inv;
+  for (uint i = 0; i < ITEMS; ++i) {
+    const uint c = lid + i * gl_WorkGroupSize.x;
+    if (c < n) y[base + c] = v[i] * inv;
+  }
 }
