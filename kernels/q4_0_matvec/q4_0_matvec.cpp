@@ -50,7 +50,7 @@ float row_dot(const std::uint8_t* __restrict row, const float* __restrict x, std
 PERFGATE_KERNEL(q4_0_matvec) {
   return matvec_kernel("q4_0_matvec",
                        "y = W x, W m x k in GGML Q4_0 (18 bytes per 32 weights), fused dequantisation",
-                       64, 64, "q4_0_matvec/q4_0_matvec",  // k: whole pairs of blocks
+                       64, 64, "q4_0_matvec/q4_0_matvec",  // k: rows of whole words
                        // The row's words, staged in shared memory (9 per pair of blocks).
                        [](std::int64_t k) { return 9 * k / 64; },
                        [](std::int64_t k) { return std::vector<std::uint32_t>{std::uint32_t(9 * k / 64)}; })
