@@ -1,4 +1,5 @@
-// y = W x: W m x k in fp16 (row-major), x and y float32. One row per workgroup: each thread
+// y = W x: W m x k in fp16 (row-major), x and y float32, for devices without subgroup
+// arithmetic (f16_matvec_rows.comp otherwise). One row per workgroup: each thread
 // loads its ITEMS uvec4s (8 weights each) of the row at once, so they are all in flight
 // together, then the workgroup sums.
 #include "../softmax/workgroup_reduce.glsl"
