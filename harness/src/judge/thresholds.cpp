@@ -1,0 +1,295 @@
+#include "judge/thresholds.h"
+
+#include <fnmatch.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+
+const std::vector<std::string>& known_metrics() {
+  static const std::vector<std::string> names = {"latency_ns",     "host_latency_ns",
+                                                 "cold_latency_ns", "bandwidth_gbps",
+                                                 "gflops",          "pct_peak_bw"};
+  return names;
+}
+
+namespace {
+
+// Times are better lower; rates and fractions of peak are better higher.
+std::string natural_direction(const std::string& metric) {
+  return metric.ends_with("_ns") ? "lower" : "higher";
+}
+
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Scalar: return "\"" + node.Scalar() + "\"";
+    default: return "nothing";
+  }
+}
+
+// Reads the nodes of one file; knows the file's name so every error can point into it.
+class FileReader {
+ public:
+  explicit FileReader(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+
+  Error error(const YAML::Node& at, const std::string& key, const std::string& message) const {
+    return located_error(file_, at.Mark().line + 1, key, message);  // Mark lines are 0-based
+  }
+  std::string where(const YAML::Node& at) const {
+    return file_ + ":" + std::to_string(at.Mark().line + 1);
+  }
+
+  // Calls each(key, value, path) for every entry of a map, refusing keys not in `allowed`
+  // (when given) and keys given twice, which yaml-cpp would silently accept.
+  template <class Each>
+  void fields(const YAML::Node& map, const std::string& path,
+              std::initializer_list<std::string_view> allowed, Each&& each) const {
+    if (!map || map.IsNull()) return;  // absent or empty: nothing to apply
+    if (!map.IsMap()) throw error(map, path, "expected a map, got " + describe(map));
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      const std::string key_path = path.empty() ? key : path + "." + key;
+      if (allowed.size() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        std::string list;
+        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        throw error(it->first, key_path, "unknown key (expected one of: " + list + ")");
+      }
+      if (!seen.insert(key).second) throw error(it->first, key_path, "given twice");
+      each(key, it->second, key_path);
+    }
+  }
+
+  // A plain (unquoted) finite number: "15" in quotes is a string, and a string is an error.
+  double number(const YAML::Node& node, const std::string& key) const {
+    double value = 0;
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<double>::decode(node, value) ||
+        !std::isfinite(value))
+      throw error(node, key, "expected a number, got " + describe(node));
+    return value;
+  }
+  double number_at_least(const YAML::Node& node, const std::string& key, double low) const {
+    const double value = number(node, key);
+    if (value < low) throw error(node, key, "must be at least " + format(low) + ", got " + node.Scalar());
+    return value;
+  }
+  int integer_at_least(const YAML::Node& node, const std::string& key, int low) const {
+    int value = 0;
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int>::decode(node, value))
+      throw error(node, key, "expected a whole number, got " + describe(node));
+    if (value < low) throw error(node, key, "must be at least " + std::to_string(low) + ", got " + node.Scalar());
+    return value;
+  }
+  std::string text(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) throw error(node, key, "expected a string, got " + describe(node));
+    return node.Scalar();
+  }
+
+ private:
+  static std::string format(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+  }
+  std::string file_;
+};
+
+void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path,
+                  MetricThreshold& m) {
+  in.fields(map, path, {"direction", "max_regression_pct", "min_change", "floor"},
+            [&](const std::string& key, const YAML::Node& value, const std::string& at) {
+              if (key == "direction") {
+                m.direction = in.text(value, at);
+                if (m.direction != "lower" && m.direction != "higher")
+                  throw in.error(value, at, "expected \"lower\" or \"higher\", got " + describe(value));
+              } else if (key == "max_regression_pct") {
+                m.max_regression_pct = in.number_at_least(value, at, 0);
+              } else if (key == "min_change") {
+                m.min_change = in.number_at_least(value, at, 0);
+              } else {
+                m.floor = in.number_at_least(value, at, 0);
+              }
+            });
+}
+
+void apply_sampling(const FileReader& in, const YAML::Node& map, const std::string& path,
+                    SamplingSettings& s) {
+  in.fields(map, path,
+            {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct",
+             "warmup_s", "batch_min_time_ms"},
+            [&](const std::string& key, const YAML::Node& value, const std::string& at) {
+              if (key == "min_samples") s.min_samples = in.integer_at_least(value, at, 1);
+              else if (key == "max_samples") s.max_samples = in.integer_at_least(value, at, 1);
+              else if (key == "min_time_s") s.min_time_s = in.number_at_least(value, at, 0);
+              else if (key == "timeout_s") s.timeout_s = in.number_at_least(value, at, 0);
+              else if (key == "target_precision_pct") s.target_precision_pct = in.number_at_least(value, at, 0);
+              else if (key == "warmup_s") s.warmup_s = in.number_at_least(value, at, 0);
+              else s.batch_min_time_ms = in.number_at_least(value, at, 0);
+            });
+}
+
+// The settings shared by `defaults` and an override (which also has `match`, read elsewhere).
+void apply_settings(const FileReader& in, const YAML::Node& map, const std::string& path,
+                    bool is_override, Thresholds& t) {
+  auto each = [&](const std::string& key, const YAML::Node& value, const std::string& at) {
+    if (key == "significance") {
+      t.significance = in.number(value, at);
+      if (t.significance <= 0 || t.significance >= 1)
+        throw in.error(value, at, "must be between 0 and 1 (exclusive), got " + value.Scalar());
+    } else if (key == "remeasure") {
+      t.remeasure = in.integer_at_least(value, at, 0);
+    } else if (key == "noise_factor") {
+      t.noise_factor = in.number_at_least(value, at, 0);
+    } else if (key == "sampling") {
+      apply_sampling(in, value, at, t.sampling);
+    } else if (key == "metrics") {
+      in.fields(value, at, {}, [&](const std::string& name, const YAML::Node& m, const std::string& mat) {
+        const auto& known = known_metrics();
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          throw in.error(m, mat, "unknown metric (expected one of: latency_ns, host_latency_ns, "
+                                 "cold_latency_ns, bandwidth_gbps, gflops, pct_peak_bw)");
+        auto [entry, added] = t.metrics.try_emplace(name);
+        if (added) entry->second.direction = natural_direction(name);
+        apply_metric(in, m, mat, entry->second);
+      });
+    }
+  };
+  if (is_override)
+    in.fields(map, path, {"match", "significance", "remeasure", "noise_factor", "sampling", "metrics"}, each);
+  else
+    in.fields(map, path, {"significance", "remeasure", "noise_factor", "sampling", "metrics"}, each);
+}
+
+// Settings that are each valid but contradict one another.
+void check_consistent(const Thresholds& t, const std::string& where) {
+  if (t.sampling.min_samples > t.sampling.max_samples)
+    throw Error(where + ": sampling: min_samples (" + std::to_string(t.sampling.min_samples) +
+                ") exceeds max_samples (" + std::to_string(t.sampling.max_samples) + ")");
+}
+
+}  // namespace
+
+class ThresholdSet::Loader {
+ public:
+  explicit Loader(ThresholdSet& set) : set_(set) {}
+
+  void add(const std::string& text, const std::string& file) {
+    set_.files_.push_back(file);
+    const FileReader in(file);
+    YAML::Node root;
+    try {
+      root = YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+      throw located_error(file, e.mark.line + 1, "", "malformed YAML: " + e.msg);
+    }
+    in.fields(root, "", {"defaults", "overrides"},
+              [&](const std::string& key, const YAML::Node& value, const std::string& at) {
+                if (key == "defaults") {
+                  apply_settings(in, value, at, false, set_.defaults_);
+                  defaults_where_ = in.where(value);
+                } else {
+                  add_overrides(in, value, at);
+                }
+              });
+  }
+
+  // Whole-folder checks, once every file is in.
+  void finish(const std::string& folder) {
+    if (defaults_where_.empty())
+      throw located_error(folder, 0, "defaults", "no thresholds file has a `defaults` section");
+    check_consistent(set_.defaults_, defaults_where_);
+    for (const Override& o : set_.overrides_) {
+      Thresholds t = set_.defaults_;
+      o.apply(t);
+      check_consistent(t, o.where);
+    }
+  }
+
+ private:
+  void add_overrides(const FileReader& in, const YAML::Node& list, const std::string& path) {
+    if (list.IsNull()) return;
+    if (!list.IsSequence()) throw in.error(list, path, "expected a list, got " + describe(list));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const YAML::Node item = list[i];
+      const std::string at = path + "[" + std::to_string(i) + "]";
+      if (!item.IsMap()) throw in.error(item, at, "expected a map, got " + describe(item));
+      Override o;
+      o.where = in.where(item);
+      in.fields(item["match"], at + ".match", {"case", "machine"},
+                [&](const std::string& key, const YAML::Node& value, const std::string& key_at) {
+                  (key == "case" ? o.case_glob : o.machine_glob) = in.text(value, key_at);
+                });
+      // Applied here once to find every error at load time; resolve() re-applies the same node.
+      Thresholds scratch;
+      apply_settings(in, item, at, true, scratch);
+      o.apply = [in, item, at](Thresholds& t) { apply_settings(in, item, at, true, t); };
+      set_.overrides_.push_back(std::move(o));
+    }
+  }
+
+  ThresholdSet& set_;
+  std::string defaults_where_;
+};
+
+ThresholdSet ThresholdSet::load(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw located_error(dir.string(), 0, "", "thresholds folder not found");
+  std::vector<fs::path> paths;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) paths.push_back(entry.path());
+  }
+  std::sort(paths.begin(), paths.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+  ThresholdSet set;
+  Loader loader(set);
+  for (const fs::path& path : paths) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) throw located_error(path.string(), 0, "", "cannot be read");
+    std::ostringstream text;
+    text << file.rdbuf();
+    loader.add(text.str(), path.string());
+  }
+  loader.finish(dir.string());
+  return set;
+}
+
+ThresholdSet ThresholdSet::from_yaml_text(std::string_view text, const std::string& filename) {
+  ThresholdSet set;
+  Loader loader(set);
+  loader.add(std::string(text), filename);
+  loader.finish(filename);
+  return set;
+}
+
+Thresholds ThresholdSet::resolve(std::string_view case_id, std::string_view machine_id) const {
+  const std::string case_name(case_id), machine(machine_id);
+  Thresholds t = defaults_;
+  std::string last_where;
+  for (const Override& o : overrides_) {
+    if (fnmatch(o.case_glob.c_str(), case_name.c_str(), 0) != 0) continue;
+    if (fnmatch(o.machine_glob.c_str(), machine.c_str(), 0) != 0) continue;
+    o.apply(t);
+    last_where = o.where;
+  }
+  // Two overrides, each consistent with the defaults, may still contradict each other.
+  if (!last_where.empty()) check_consistent(t, last_where + " (for " + case_name + ")");
+  std::erase_if(t.metrics, [](const auto& entry) { return !entry.second.judged(); });
+  return t;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,190 @@
+#include "judge/verdict.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "stats/significance.h"
+#include "stats/summary.h"
+
+namespace perfgate {
+namespace {
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+// A value in its metric's unit, 3 significant digits: "1.52 ms", "412 GB/s".
+std::string format_value(const std::string& metric, double value) {
+  if (metric.ends_with("_ns")) {
+    const double magnitude = std::abs(value);
+    if (magnitude >= 1e9) return printf_string("%.3g s", value / 1e9);
+    if (magnitude >= 1e6) return printf_string("%.3g ms", value / 1e6);
+    if (magnitude >= 1e3) return printf_string("%.3g us", value / 1e3);
+    return printf_string("%.3g ns", value);
+  }
+  if (metric == "bandwidth_gbps") return printf_string("%.3g GB/s", value);
+  if (metric == "gflops") return printf_string("%.3g GFLOP/s", value);
+  if (metric == "pct_peak_bw") return printf_string("%.3g%% of peak", value);
+  return printf_string("%.3g", value);
+}
+
+std::string format_pct(double pct) { return printf_string("%.1f%%", pct); }
+
+// FNV-1a over the values' bit patterns: a seed that is a function of the data alone.
+std::uint64_t seed_from(std::span<const double> a, std::span<const double> b) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (auto values : {a, b})
+    for (double x : values) {
+      const auto bits = std::bit_cast<std::uint64_t>(x);
+      for (int byte = 0; byte < 8; ++byte) {
+        hash ^= (bits >> (8 * byte)) & 0xff;
+        hash *= 1099511628211ull;
+      }
+    }
+  return hash;
+}
+
+bool violates_floor(double current_median, const MetricThreshold& t) {
+  if (!t.has_floor()) return false;
+  return t.higher_is_better() ? current_median < *t.floor : current_median > *t.floor;
+}
+
+std::string floor_reason(const std::string& metric, double current_median, const MetricThreshold& t) {
+  return "median " + format_value(metric, current_median) +
+         (t.higher_is_better() ? " below the floor " : " above the limit ") + format_value(metric, *t.floor);
+}
+
+// current / baseline turned so that above 1 is worse; a zero on the dividing side is infinitely
+// worse (or better), and two zeros are no change.
+double worse_ratio(double current, double baseline, bool higher_is_better) {
+  const double num = higher_is_better ? baseline : current;
+  const double den = higher_is_better ? current : baseline;
+  if (den == 0) return num == 0 ? 1 : std::numeric_limits<double>::infinity();
+  return num / den;
+}
+
+}  // namespace
+
+double run_to_run_spread_pct(const std::vector<std::vector<double>>& baseline_runs) {
+  std::vector<double> run_medians;
+  for (const auto& run : baseline_runs)
+    if (!run.empty()) run_medians.push_back(median(run));
+  if (run_medians.size() < 2) return 0;
+  const auto [lo, hi] = std::minmax_element(run_medians.begin(), run_medians.end());
+  const double middle = median(run_medians);
+  return middle != 0 ? 100 * (*hi - *lo) / std::abs(middle) : 0;
+}
+
+std::optional<Judgement> judge_floor(const std::string& metric, std::span<const double> current,
+                                     const MetricThreshold& threshold) {
+  if (!threshold.has_floor()) return std::nullopt;
+  Judgement j;
+  j.metric = metric;
+  if (current.empty()) {
+    j.verdict = Verdict::error;
+    j.reason = "no samples measured";
+    return j;
+  }
+  j.current_median = median(current);
+  const bool violated = violates_floor(j.current_median, threshold);
+  j.verdict = violated ? Verdict::regressed : Verdict::pass;
+  j.reason = violated ? floor_reason(metric, j.current_median, threshold)
+                      : "median " + format_value(metric, j.current_median) + " within the floor " +
+                            format_value(metric, *threshold.floor);
+  return j;
+}
+
+Judgement judge_metric(std::string metric, std::span<const double> current,
+                       const std::vector<std::vector<double>>& baseline_runs,
+                       const MetricThreshold& threshold, double significance, double noise_factor) {
+  std::vector<double> pooled;
+  for (const auto& run : baseline_runs) pooled.insert(pooled.end(), run.begin(), run.end());
+  if (current.empty() || pooled.empty()) {
+    Judgement j = judge_floor(metric, current, threshold).value_or(Judgement{});
+    j.metric = std::move(metric);
+    if (current.empty()) {
+      j.verdict = Verdict::error;
+      j.reason = "no samples measured";
+    } else if (j.verdict != Verdict::regressed) {
+      j.current_median = median(current);
+      j.verdict = Verdict::no_baseline;
+      j.reason = "the baseline holds no samples";
+    }
+    return j;
+  }
+
+  Judgement j;
+  j.metric = std::move(metric);
+  j.current_median = median(current);
+  j.baseline_median = median(pooled);
+  const bool higher = threshold.higher_is_better();
+  j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
+  const double spread_pct = run_to_run_spread_pct(baseline_runs);
+  j.threshold_pct = std::max(threshold.max_regression_pct.value_or(0), noise_factor * spread_pct);
+  j.p_value = mann_whitney_p(current, pooled);
+
+  const std::string medians = "median " + format_value(j.metric, j.current_median) + " vs " +
+                              format_value(j.metric, j.baseline_median) + ": " +
+                              format_pct(std::abs(j.change_pct)) +
+                              (j.change_pct >= 0 ? " worse" : " better");
+  std::string allowed = "allowed " + format_pct(j.threshold_pct);
+  if (noise_factor * spread_pct > threshold.max_regression_pct.value_or(0))
+    allowed += printf_string(" = %g x run-to-run spread ", noise_factor) + format_pct(spread_pct);
+  const std::string detail = " (" + allowed + printf_string(", p=%.2g)", j.p_value);
+
+  if (violates_floor(j.current_median, threshold)) {
+    j.verdict = Verdict::regressed;
+    j.reason = floor_reason(j.metric, j.current_median, threshold) + "; " + medians;
+    return j;
+  }
+  if (!threshold.max_regression_pct) {  // judged by its floor only
+    j.threshold_pct = 0;
+    j.reason = medians + " (no relative threshold";
+    j.reason += threshold.has_floor() ? "; floor " + format_value(j.metric, *threshold.floor) + " met)" : ")";
+    return j;
+  }
+  if (std::abs(j.change_pct) <= j.threshold_pct) {
+    j.reason = medians + detail;
+    return j;
+  }
+  const double absolute_change = std::abs(j.current_median - j.baseline_median);
+  if (threshold.min_change && absolute_change <= *threshold.min_change) {
+    j.reason = medians + " but by " + format_value(j.metric, absolute_change) + ", within min_change " +
+               format_value(j.metric, *threshold.min_change);
+    return j;
+  }
+
+  // Past the threshold: both tests must agree that it is real. The interval is of
+  // current / baseline, so "worse" is above 1 for lower-is-better and below 1 otherwise.
+  const bool worse = j.change_pct > 0;
+  const Interval ci = bootstrap_median_ratio(current, pooled, 1 - significance,
+                                             seed_from(current, pooled));
+  const bool above_one = ci.low > 1, below_one = ci.high < 1;
+  const bool ci_agrees = (worse == !higher) ? above_one : below_one;
+  const bool rank_agrees = j.p_value < significance;
+  if (rank_agrees && ci_agrees) {
+    j.verdict = worse ? Verdict::regressed : Verdict::improved;
+    j.reason = medians + detail + (worse ? "" : "; a new baseline can be proposed");
+    return j;
+  }
+  j.verdict = Verdict::inconclusive;
+  j.reason = medians + detail + ", not significant: " +
+             (rank_agrees ? printf_string("the %g%% interval of the median ratio", 100 * (1 - significance)) +
+                                printf_string(" [%.3g", ci.low) + printf_string(", %.3g] includes no change", ci.high)
+                          : printf_string("p is not below %g", significance));
+  return j;
+}
+
+Verdict combine(const std::vector<Judgement>& judgements) {
+  Verdict worst = Verdict::pass;
+  for (const Judgement& j : judgements)
+    if (severity(j.verdict) < severity(worst)) worst = j.verdict;
+  return worst;
+}
+
+}  // namespace perfgate

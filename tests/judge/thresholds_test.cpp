@@ -1,0 +1,197 @@
+// The thresholds model: merging defaults and overrides, and strict validation whose errors
+// name the file, the line and the key.
+#include "judge/thresholds.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+const char* kExample = R"(# thresholds/default.yaml
+defaults:
+  significance: 0.01
+  remeasure: 2
+  noise_factor: 2.0
+  sampling:
+    min_samples: 10
+    max_samples: 200
+    min_time_s: 0.3
+    timeout_s: 20
+    target_precision_pct: 1.0
+    warmup_s: 0.1
+    batch_min_time_ms: 2
+  metrics:
+    latency_ns:     {direction: lower,  max_regression_pct: 15, min_change: 1000}
+    bandwidth_gbps: {direction: higher, max_regression_pct: 15}
+    gflops:         {direction: higher, max_regression_pct: 15}
+    pct_peak_bw:    {direction: higher, floor: 0}
+overrides:
+  - match: {case: "copy/cpu/*", machine: "cpu-*"}
+    metrics:
+      latency_ns: {max_regression_pct: 25}
+    sampling: {min_samples: 20}
+  - match: {case: "copy/*"}
+    metrics:
+      latency_ns: {max_regression_pct: 30}
+      pct_peak_bw: {floor: 40}
+)";
+
+TEST(ThresholdSet, ResolvesDefaults) {
+  const Thresholds t = ThresholdSet::from_yaml_text(kExample, "default.yaml").resolve("triad/cpu/n=1", "cpu-x");
+  EXPECT_DOUBLE_EQ(t.significance, 0.01);
+  EXPECT_EQ(t.remeasure, 2);
+  EXPECT_DOUBLE_EQ(t.noise_factor, 2.0);
+  EXPECT_EQ(t.sampling.min_samples, 10);
+  EXPECT_EQ(t.sampling.max_samples, 200);
+  EXPECT_DOUBLE_EQ(t.sampling.min_time_s, 0.3);
+  EXPECT_DOUBLE_EQ(t.sampling.timeout_s, 20);
+  EXPECT_DOUBLE_EQ(t.sampling.target_precision_pct, 1.0);
+  EXPECT_DOUBLE_EQ(t.sampling.warmup_s, 0.1);
+  EXPECT_DOUBLE_EQ(t.sampling.batch_min_time_ms, 2);
+  ASSERT_EQ(t.metrics.count("latency_ns"), 1u);
+  const MetricThreshold& latency = t.metrics.at("latency_ns");
+  EXPECT_EQ(latency.direction, "lower");
+  EXPECT_EQ(latency.max_regression_pct, 15);
+  EXPECT_EQ(latency.min_change, 1000);
+  EXPECT_FALSE(latency.floor);
+  EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, "higher");
+  // floor 0 is off and pct_peak_bw has nothing else: not judged, so not listed.
+  EXPECT_EQ(t.metrics.count("pct_peak_bw"), 0u);
+  EXPECT_EQ(t.metrics.size(), 3u);
+}
+
+TEST(ThresholdSet, LaterMatchingOverridesWinFieldByField) {
+  const ThresholdSet set = ThresholdSet::from_yaml_text(kExample, "default.yaml");
+  const Thresholds both = set.resolve("copy/cpu/n=4096", "cpu-amd-epyc");
+  EXPECT_EQ(both.metrics.at("latency_ns").max_regression_pct, 30);  // the second match wins
+  EXPECT_EQ(both.metrics.at("latency_ns").min_change, 1000);        // untouched fields stay
+  EXPECT_EQ(both.sampling.min_samples, 20);                         // from the first match
+  EXPECT_EQ(both.sampling.max_samples, 200);
+  ASSERT_EQ(both.metrics.count("pct_peak_bw"), 1u);  // a floor set: now judged
+  EXPECT_EQ(both.metrics.at("pct_peak_bw").floor, 40);
+
+  const Thresholds other_machine = set.resolve("copy/cpu/n=4096", "llvmpipe");
+  EXPECT_EQ(other_machine.metrics.at("latency_ns").max_regression_pct, 30);
+  EXPECT_EQ(other_machine.sampling.min_samples, 10);
+
+  const Thresholds vulkan = set.resolve("copy/vulkan/n=4096", "cpu-amd-epyc");
+  EXPECT_EQ(vulkan.sampling.min_samples, 10);
+}
+
+TEST(ThresholdSet, DirectionDefaultsFromTheMetricName) {
+  const Thresholds t = ThresholdSet::from_yaml_text(
+      "defaults:\n  metrics:\n    cold_latency_ns: {max_regression_pct: 20}\n    gflops: {floor: 5}\n", "d.yaml")
+      .resolve("a", "b");
+  EXPECT_EQ(t.metrics.at("cold_latency_ns").direction, "lower");
+  EXPECT_EQ(t.metrics.at("gflops").direction, "higher");
+  EXPECT_DOUBLE_EQ(t.significance, 0.01);  // built-in values for what a file leaves out
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("perfgate_thresholds_test_" + name)) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+  }
+};
+
+TEST(ThresholdSet, LoadsEveryFileInNameOrder) {
+  TempDir dir("order");
+  dir.write("b_team.yaml", "overrides:\n  - metrics: {latency_ns: {max_regression_pct: 40}}\n");
+  dir.write("a_default.yaml", kExample);
+  dir.write("c_last.yml", "defaults:\n  noise_factor: 3\n");
+  dir.write("notes.txt", "not yaml: [");  // other files are ignored
+  const ThresholdSet set = ThresholdSet::load(dir.path);
+  ASSERT_EQ(set.files().size(), 3u);
+  EXPECT_NE(set.files()[0].find("a_default.yaml"), std::string::npos);
+  const Thresholds t = set.resolve("copy/cpu/n=1", "cpu-x");
+  EXPECT_EQ(t.metrics.at("latency_ns").max_regression_pct, 40);  // b_team's override is last
+  EXPECT_DOUBLE_EQ(t.noise_factor, 3);                            // defaults merge across files
+  EXPECT_DOUBLE_EQ(t.significance, 0.01);
+}
+
+TEST(ThresholdSet, RepositoryDefaultsLoad) {
+  const ThresholdSet set = ThresholdSet::load(std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds");
+  const Thresholds t = set.resolve("q4_0_matvec/vulkan/m=4096,k=4096", "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(t.metrics.at("latency_ns").max_regression_pct, 15);
+  EXPECT_EQ(t.metrics.at("latency_ns").direction, "lower");
+  EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, "higher");
+}
+
+// Loading `load` must throw an Error whose message contains `fragment`.
+template <class Load>
+::testing::AssertionResult fails_with(Load&& load, const std::string& fragment) {
+  try {
+    load();
+  } catch (const Error& e) {
+    if (std::string(e.what()).find(fragment) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "error \"" << e.what() << "\" lacks \"" << fragment << "\"";
+  }
+  return ::testing::AssertionFailure() << "no error; expected one with \"" << fragment << "\"";
+}
+
+::testing::AssertionResult text_fails_with(const std::string& yaml, const std::string& fragment) {
+  return fails_with([&] { ThresholdSet::from_yaml_text(yaml, "t.yaml"); }, fragment);
+}
+
+TEST(ThresholdErrors, UnknownKeyNamesFileLineAndKey) {
+  EXPECT_TRUE(text_fails_with(
+      "defaults:\n  significance: 0.01\n  metrics:\n    latency_ns: {direction: lower, max_regresion_pct: 10}\n",
+      "t.yaml:4: defaults.metrics.latency_ns.max_regresion_pct: unknown key"));
+  EXPECT_TRUE(text_fails_with("defaults: {}\nextra: 1\n", "t.yaml:2: extra: unknown key"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_sample: 3}\n", "t.yaml:2: defaults.sampling.min_sample"));
+}
+
+TEST(ThresholdErrors, WrongTypes) {
+  EXPECT_TRUE(text_fails_with("defaults:\n  significance: lots\n", "t.yaml:2: defaults.significance: expected a number, got \"lots\""));
+  // A quoted number is a string.
+  EXPECT_TRUE(text_fails_with("defaults:\n  noise_factor: \"2\"\n", "t.yaml:2: defaults.noise_factor: expected a number"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1.5\n", "t.yaml:2: defaults.remeasure: expected a whole number"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics: [latency_ns]\n", "t.yaml:2: defaults.metrics: expected a map, got a list"));
+  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides: {match: {}}\n", "t.yaml:2: overrides: expected a list"));
+  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides:\n  - match: {case: [a]}\n", "t.yaml:3: overrides[0].match.case: expected a string"));
+}
+
+TEST(ThresholdErrors, OutOfRangeValues) {
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    gflops: {max_regression_pct: -5}\n", "t.yaml:3: defaults.metrics.gflops.max_regression_pct: must be at least 0, got -5"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  significance: 1.5\n", "defaults.significance: must be between 0 and 1"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_samples: 0}\n", "min_samples: must be at least 1"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    gflops: {direction: sideways}\n", "t.yaml:3: defaults.metrics.gflops.direction: expected \"lower\" or \"higher\""));
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    latency: {max_regression_pct: 5}\n", "t.yaml:3: defaults.metrics.latency: unknown metric"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_samples: 50, max_samples: 20}\n", "t.yaml:2: sampling: min_samples (50) exceeds max_samples (20)"));
+  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides:\n  - sampling: {min_samples: 500}\n", "t.yaml:3: sampling: min_samples (500) exceeds"));
+}
+
+TEST(ThresholdErrors, StructuralProblems) {
+  EXPECT_TRUE(text_fails_with("defaults:\n  significance: [oops\n", "t.yaml:"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  significance: [oops\n", "malformed YAML"));
+  EXPECT_TRUE(text_fails_with("overrides: []\n", "defaults: no thresholds file has a `defaults` section"));
+  EXPECT_TRUE(text_fails_with("", "no thresholds file has a `defaults`"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1\n  remeasure: 2\n", "t.yaml:3: defaults.remeasure: given twice"));
+  EXPECT_TRUE(text_fails_with("- 1\n- 2\n", "t.yaml:1: expected a map, got a list"));
+}
+
+TEST(ThresholdErrors, FolderProblems) {
+  const std::filesystem::path missing = std::filesystem::temp_directory_path() / "perfgate_no_such_thresholds";
+  EXPECT_TRUE(fails_with([&] { ThresholdSet::load(missing); },
+                         "perfgate_no_such_thresholds: thresholds folder not found"));
+  TempDir dir("nodefaults");
+  dir.write("only_overrides.yaml", "overrides: []\n");
+  EXPECT_TRUE(fails_with([&] { ThresholdSet::load(dir.path); }, "no thresholds file has a `defaults` section"));
+  dir.write("bad.yaml", "defaults:\n  noise_factor: x\n");
+  EXPECT_TRUE(fails_with([&] { ThresholdSet::load(dir.path); }, "bad.yaml:2: defaults.noise_factor"));
+}
+
+}  // namespace
+}  // namespace perfgate
