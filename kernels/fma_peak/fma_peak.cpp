@@ -10,6 +10,7 @@ using namespace perfgate;
 
 namespace {
 constexpr int kChains = 8;
+constexpr int kLanes = 8;  // one AVX2 register of floats per chain
 constexpr float kA = 0.999f;   // |a| < 1: the chains converge to b / (1 - a) and stay finite
 constexpr float kB = 0.001f;
 
@@ -58,15 +59,23 @@ PERFGATE_KERNEL(fma_peak) {
         // a and b pass through volatile so the compiler cannot fold the chains.
         volatile float va = kA, vb = kB;
         const float a = va, b = vb;
-#pragma omp parallel for simd schedule(static)
-        for (std::int64_t i = 0; i < n; ++i) {
-          float v[kChains];
-          for (int c = 0; c < kChains; ++c) v[c] = x[i] + 0.125f * c;
+        // kLanes elements side by side: kChains x kLanes independent FMAs per step, enough
+        // to cover the FMA latency on both pipes, and they vectorise along the lanes.
+#pragma omp parallel for schedule(static)
+        for (std::int64_t base = 0; base < n; base += kLanes) {
+          const std::int64_t lanes = std::min<std::int64_t>(kLanes, n - base);
+          float v[kChains][kLanes];
+          for (int c = 0; c < kChains; ++c)
+            for (int l = 0; l < kLanes; ++l) v[c][l] = (l < lanes ? x[base + l] : 0.0f) + 0.125f * c;
           for (std::int64_t k = 0; k < iters; ++k)
-            for (int c = 0; c < kChains; ++c) v[c] = std::fma(v[c], a, b);
-          float sum = 0;
-          for (int c = 0; c < kChains; ++c) sum += v[c];
-          y[i] = sum;
+            for (int c = 0; c < kChains; ++c)
+#pragma omp simd
+              for (int l = 0; l < kLanes; ++l) v[c][l] = std::fma(v[c][l], a, b);
+          for (int l = 0; l < lanes; ++l) {
+            float sum = 0;
+            for (int c = 0; c < kChains; ++c) sum += v[c][l];
+            y[base + l] = sum;
+          }
         }
       })
       // kernels/fma_peak/fma_peak.comp: one element per thread; a, b and iters are push

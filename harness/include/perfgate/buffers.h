@@ -22,9 +22,24 @@ struct BufferSpec {
   std::size_t bytes() const { return count * element_size(type); }
 };
 
+// Page-aligned storage; large buffers are advised to use transparent huge pages, so a
+// streaming kernel's bandwidth depends neither on where malloc put the buffer nor on how
+// fragmented memory was when it was allocated (4 KiB pages cost TLB misses at these sizes).
+void* allocate_pages(std::size_t bytes);
+void free_pages(void* p, std::size_t bytes);
+template <class T> struct PageAllocator {
+  using value_type = T;
+  PageAllocator() = default;
+  template <class U> PageAllocator(const PageAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(allocate_pages(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) { free_pages(p, n * sizeof(T)); }
+  template <class U> bool operator==(const PageAllocator<U>&) const { return true; }
+};
+using ByteVector = std::vector<std::byte, PageAllocator<std::byte>>;
+
 struct HostBuffer {
   BufferSpec spec;
-  std::vector<std::byte> data;
+  ByteVector data;
 
   template <class T> std::span<T> as() {
     return {reinterpret_cast<T*>(data.data()), data.size() / sizeof(T)};

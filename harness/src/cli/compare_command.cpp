@@ -5,6 +5,7 @@
 #include "cli/options.h"
 #include "judge/thresholds.h"
 #include "measure/gate.h"
+#include "report/gbench_json.h"
 #include "report/table_printer.h"
 #include "store/result_json.h"
 
@@ -28,8 +29,8 @@ BaselineCase as_baseline(const CaseResult& r, const Fingerprint& fingerprint) {
 }
 
 int compare_main(const CompareFlags& flags) {
-  const RunResult before = read_results(flags.before);
-  RunResult after = read_results(flags.after);
+  const RunResult before = read_results_or_gbench(flags.before);
+  RunResult after = read_results_or_gbench(flags.after);
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   int worst = 1 << 30, code = 0;
   for (auto& r : after.cases) {

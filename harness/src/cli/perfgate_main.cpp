@@ -20,8 +20,8 @@ int perfgate_main(int argc, char** argv, const char* project_dir) {
   cli::add_run_command(app, context);
   cli::add_list_command(app, context);
   cli::add_compare_command(app, context);
-  // cli::add_baseline_command(app, context);
-  // cli::add_report_command(app, context);
+  cli::add_baseline_command(app, context);
+  cli::add_report_command(app, context);
   cli::add_notify_command(app, context);
   try {
     if (argc == 1) {  // plain `perfgate` is `perfgate run`

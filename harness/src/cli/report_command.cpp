@@ -17,13 +17,14 @@
 #include "report/markdown_printer.h"
 #include "report/table_printer.h"
 #include "store/atomic_file.h"
+#include "store/result_json.h"
 
 namespace perfgate::cli {
 namespace {
 
 struct ReportFlags {
   std::string results;
-  std::string markdown, html, junit, gbench;
+  std::string markdown, html, junit, gbench, json;
   std::string baseline;
   std::string history_dir;
   bool append_history = false;
@@ -56,10 +57,12 @@ int report_main(const ReportFlags& flags) {
                            : fmt::format("run {} is already in the history (or has no measured case)", run.run_id)
                                  .c_str());
   }
-  const bool any = !flags.markdown.empty() || !flags.html.empty() || !flags.junit.empty() || !flags.gbench.empty();
+  const bool any = !flags.markdown.empty() || !flags.html.empty() || !flags.junit.empty() || !flags.gbench.empty() ||
+                   !flags.json.empty();
   if (!any) std::fputs(render_markdown(run).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_markdown(run));
   if (!flags.junit.empty()) emit(flags.junit, render_junit(run));
+  if (!flags.json.empty()) write_results(flags.json, run);
   if (!flags.gbench.empty()) emit(flags.gbench, to_gbench_json(run).dump(2) + "\n");
   if (!flags.html.empty()) {
     HtmlInputs inputs;
@@ -136,6 +139,8 @@ void add_report_command(CLI::App& app, Context& context) {
   report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");
   report->add_option("--html", flags->html, "Write the self-contained HTML report to FILE");
   report->add_option("--junit", flags->junit, "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
+  report->add_option("--json", flags->json,
+                     "Write the run as one results JSON file (a results folder becomes one merged run)");
   report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
   report->add_option("--baseline", flags->baseline,
                      "Results whose samples the HTML distribution plots draw as the baseline")

@@ -13,6 +13,7 @@
 #include "measure/gate.h"
 #include "measure/peaks.h"
 #include "perfgate/error.h"
+#include "report/breakdown.h"
 #include "report/table_printer.h"
 #include "store/result_json.h"
 
@@ -127,6 +128,8 @@ int finish(const RunFlags& flags, RunResult& run, bool check_output) {
     TableStyle style{flags.common.use_color()};
     std::fputs(render_table(run, style).c_str(), stdout);
     std::fputs(render_details(run, style).c_str(), stdout);
+    const std::string breakdowns = render_breakdowns(run);
+    if (!breakdowns.empty()) std::printf("\n%s", breakdowns.c_str());
   }
   // A run (not a check) with cases that merely lack a baseline or a device is not a failure.
   if (!check_output && code == 77) code = 0;

@@ -1,11 +1,29 @@
 #include "perfgate/buffers.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "perfgate/error.h"
 
 namespace perfgate {
+
+void* allocate_pages(std::size_t bytes) {
+  constexpr std::size_t kPage = 4096, kHugePage = std::size_t{2} << 20;
+  const std::size_t align = bytes >= kHugePage ? kHugePage : kPage;
+  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, rounded);
+  if (!p) throw std::bad_alloc();
+  // Advice only: where transparent huge pages are off this changes nothing.
+  if (align == kHugePage) madvise(p, rounded, MADV_HUGEPAGE);
+  return p;
+}
+
+void free_pages(void* p, std::size_t) { std::free(p); }
 
 std::size_t element_size(ElementType type) {
   switch (type) {
@@ -20,7 +38,7 @@ std::size_t element_size(ElementType type) {
 
 Buffers::Buffers(const std::vector<BufferSpec>& specs) {
   buffers_.reserve(specs.size());
-  for (const auto& spec : specs) buffers_.push_back({spec, std::vector<std::byte>(spec.bytes())});
+  for (const auto& spec : specs) buffers_.push_back({spec, ByteVector(spec.bytes())});
 }
 
 std::size_t Buffers::index_of(std::string_view name) const {
