@@ -3,6 +3,8 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# Consumers link perfgate::harness, the name the build tree's alias has too.
+set_target_properties(perfgate_harness PROPERTIES EXPORT_NAME harness)
 install(TARGETS perfgate_harness EXPORT perfgateTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS perfgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The gate's promise on a noisy 2-core machine: a baseline just proposed and approved here
-# passes A/A three times in a row through real ctest, and a machine made ~2x slower from
-# outside (busy loops on every core) fails with `regressed`.
+# passes A/A three times in a row, and the same kernels made ~2x slower (run on half of the
+# OpenMP threads they were baselined with) fail with `regressed`.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
@@ -13,7 +13,7 @@ opts=(--baselines "$tmp/baselines" --cache-dir "$tmp/cache" --backend cpu)
 "$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "A/A test" --yes \
   --baselines "$tmp/baselines"
 
-# A/A: three times in a row, each through the real ctest of the build tree.
+# A/A: three times in a row, each a separate perfgate check process.
 for round in 1 2 3; do
   for c in "${cases[@]}"; do
     set +e
@@ -28,21 +28,21 @@ for round in 1 2 3; do
   done
 done
 
-# 2x slower from outside: one busy loop per core while checking.
-pids=()
-for _ in $(seq "$(nproc)"); do
-  (while :; do :; done) &
-  pids+=($!)
-done
-trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+# ~2x slower: half the threads. (Busy loops beside the kernel are no substitute: a scheduler
+# may give them far less than half of each core.)
+cores=$(nproc)
+if [ "$cores" -lt 2 ]; then
+  echo "SKIP: the slowdown half needs 2 or more cores"
+  exit 77
+fi
 for c in "${cases[@]}"; do
   set +e
-  out=$("$PERFGATE" check "$c" "${opts[@]}" 2>&1)
+  out=$(OMP_NUM_THREADS=$((cores / 2)) "$PERFGATE" check "$c" "${opts[@]}" 2>&1)
   rc=$?
   set -e
   echo "$out"
   if [ "$rc" -ne 1 ] || ! grep -q ": regressed" <<<"$out"; then
-    echo "FAIL: under load $c exited $rc, expected 1 (regressed)" >&2
+    echo "FAIL: on half the threads $c exited $rc, expected 1 (regressed)" >&2
     exit 1
   fi
 done

@@ -34,11 +34,16 @@ struct Point {
   std::vector<std::pair<std::string, std::int64_t>> params;
 };
 
-std::string point_name(const testing::TestParamInfo<Point>& info) {
-  std::string name = info.param.kernel;
-  for (const auto& [axis, value] : info.param.params) name += "_" + axis + std::to_string(value);
+std::string point_text(const Point& point) {
+  std::string name = point.kernel;
+  for (const auto& [axis, value] : point.params) name += "_" + axis + std::to_string(value);
   return name;
 }
+
+std::string point_name(const testing::TestParamInfo<Point>& info) { return point_text(info.param); }
+
+// Readable parameters in test output (and in the CTest names gtest_discover_tests derives).
+void PrintTo(const Point& point, std::ostream* os) { *os << point_text(point); }
 
 // Small sizes, including ragged ones the CPU code must handle (not multiples of its blocks).
 const std::vector<Point> kSmallPoints = {

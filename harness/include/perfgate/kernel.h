@@ -51,7 +51,8 @@ struct DeviceLimits {
 struct Dispatch {
   std::string shader;                         // "<kernel folder>/<file stem>", e.g. "copy/copy"
   std::vector<std::string> bindings;          // binding i of set 0 is the buffer bindings[i]
-  std::vector<std::uint32_t> specialization;  // constant_id i = specialization[i]
+  std::vector<std::uint32_t> specialization;  // constant_id i = specialization[i]; by the
+                                              // suite's convention 0 is local_size_x
   std::vector<std::uint32_t> push_constants;  // 32-bit words, offset 0
   std::array<std::uint32_t, 3> groups{1, 1, 1};
   std::string stage;                          // component name in breakdowns (default: shader)

@@ -87,6 +87,7 @@ struct CaseResult {
   bool fits_in_cache = false;  // working set smaller than the last-level cache
   int measurements = 1;        // 1 + re-measurements made before an inconclusive verdict stood
   double peak_bandwidth_gbps = 0;   // the copy bandwidth pct_peak_bw is relative to
+  double encode_ns = 0;        // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
 };
 
 struct RunResult {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -14,6 +15,7 @@
 #include "measure/peaks.h"
 #include "perfgate/error.h"
 #include "report/breakdown.h"
+#include "report/event_stream.h"
 #include "report/table_printer.h"
 #include "store/result_json.h"
 
@@ -25,6 +27,7 @@ struct RunFlags {
   std::string project_dir;
   bool require_baseline = false;
   std::string results_dir;
+  std::string events_file;
   bool no_judge = false;
 };
 
@@ -91,9 +94,12 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks,
             flags.common.input_seed());
   Progress progress(!flags.common.quiet && !check_output);
+  std::optional<EventStream> events;
+  if (!flags.events_file.empty()) events.emplace(flags.events_file);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     progress.show(i, cases.size(), cases[i].id);
     run.cases.push_back(gate.run(cases[i]));
+    if (events) events->write_case(run, run.cases.back(), device.limits());
   }
 }
 
@@ -185,6 +191,8 @@ void add_run_command(CLI::App& app, Context& context) {
   add_selection_options(*run, flags->common);
   add_run_options(*run, flags->common, context);
   run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
+  run->add_option("--events", flags->events_file,
+                  "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
   run->callback([flags, &context] { context.exit_code = run_main(*flags); });
 
   auto check_flags = std::make_shared<RunFlags>();
@@ -193,6 +201,8 @@ void add_run_command(CLI::App& app, Context& context) {
   add_selection_options(*check, check_flags->common);
   add_run_options(*check, check_flags->common, context);
   check->add_option("--results-dir", check_flags->results_dir, "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
+  check->add_option("--events", check_flags->events_file,
+                    "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
   check->add_flag("--require-baseline", check_flags->require_baseline, "A missing baseline fails (exit 1) instead of skipping (77)");
   check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
 }

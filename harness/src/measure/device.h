@@ -35,6 +35,9 @@ class PreparedCase {
   virtual BatchTiming time_batch(int dispatches, bool cold) = 0;
   // Names of the stages (one per dispatch of the plan) for breakdowns.
   virtual std::vector<std::string> stage_names() const = 0;
+  // Host time to record one dispatch of the plan into a command buffer, from the latest
+  // recording; 0 where nothing is recorded (the CPU).
+  virtual double encode_ns_per_dispatch() const { return 0; }
 };
 
 class Device {

@@ -5,10 +5,30 @@
 #include <exception>
 
 #include "perfgate/error.h"
+#include "perfgate/registry.h"
 #include "stats/summary.h"
+#include "store/content_digest.h"
 
 namespace perfgate {
 namespace {
+
+// What the case's result depends on in code: the kernel's source and, on Vulkan, the SPIR-V of
+// every shader its plan dispatches here, so a shader edit or a glslc change shows as a changed
+// source when judged against an older baseline.
+std::string code_hash(const Device& device, const CaseSpec& spec) {
+  const std::string& source = spec.kernel->source_hash();
+  if (spec.backend != Backend::vulkan) return source;
+  std::string content = source;
+  std::vector<std::string> shaders;
+  for (const Dispatch& d : spec.kernel->vulkan_plan(spec.params, device.limits()).dispatches)
+    if (std::find(shaders.begin(), shaders.end(), d.shader) == shaders.end()) shaders.push_back(d.shader);
+  for (const std::string& name : shaders) {
+    const auto words = find_shader(name);
+    content += '\n' + name + '\n';
+    content.append(reinterpret_cast<const char*>(words.data()), words.size_bytes());
+  }
+  return sha256_digest(content);
+}
 
 Metric make_metric(std::vector<double> samples) {
   Metric m;
@@ -66,6 +86,7 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingOpti
       result.message = *why;
       return result;
     }
+    result.source_hash = code_hash(device, spec);
     std::uint64_t working_set = 0;
     for (const auto& s : specs) working_set += s.bytes();
     result.fits_in_cache = working_set <= device.last_level_cache_bytes();
@@ -92,6 +113,7 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingOpti
     result.metrics["host_latency_ns"] = make_metric(samples.host_ns);
     if (!samples.cold_device_ns.empty())
       result.metrics["cold_latency_ns"] = make_metric(samples.cold_device_ns);
+    result.encode_ns = prepared->encode_ns_per_dispatch();
     const auto names = prepared->stage_names();
     if (names.size() > 1 && samples.stage_ns.size() == names.size()) {
       double total = 0;

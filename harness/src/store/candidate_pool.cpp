@@ -1,5 +1,7 @@
 #include "store/candidate_pool.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,6 +9,18 @@
 #include "perfgate/error.h"
 
 namespace perfgate {
+namespace {
+
+// Six significant digits: far finer than any timer's run-to-run noise, and a baseline file a
+// third the size of one with every digit of a double, which matters in a reviewed diff.
+std::vector<double> significant_digits(const std::vector<double>& samples) {
+  std::vector<double> rounded;
+  rounded.reserve(samples.size());
+  for (double v : samples) rounded.push_back(std::stod(fmt::format("{:.6g}", v)));
+  return rounded;
+}
+
+}  // namespace
 namespace {
 
 // Cases a run could not measure at all stop the proposal, with every reason at once.
@@ -71,7 +85,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
         if (!std::all_of(values.samples.begin(), values.samples.end(), [](double v) { return std::isfinite(v); }))
           throw Error("refusing to propose: " + result.id + " has a " + metric +
                       " sample that is not a finite number in run " + std::to_string(i + 1));
-        c.runs[metric].push_back(values.samples);
+        c.runs[metric].push_back(significant_digits(values.samples));
       }
     }
   }

@@ -91,25 +91,27 @@ json to_json(const CaseResult& r) {
   json stages = json::array();
   for (const auto& s : r.stages)
     stages.push_back({{"name", s.name}, {"latency_ns", s.latency_ns}, {"pct_of_total", s.pct_of_total}});
-  return {{"id", r.id},
-          {"kernel", r.kernel},
-          {"backend", r.backend},
-          {"params", params_to_json(r.params)},
-          {"cost", {{"bytes_read", r.cost.bytes_read},
-                    {"bytes_written", r.cost.bytes_written},
-                    {"flops", r.cost.flops}}},
-          {"source_hash", r.source_hash},
-          {"verdict", to_string(r.verdict)},
-          {"message", r.message},
-          {"check", r.check},
-          {"metrics", metrics},
-          {"judgements", judgements},
-          {"stages", stages},
-          {"bound", r.bound},
-          {"arithmetic_intensity", r.arithmetic_intensity},
-          {"fits_in_cache", r.fits_in_cache},
-          {"measurements", r.measurements},
-          {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
+  json out = {{"id", r.id},
+             {"kernel", r.kernel},
+             {"backend", r.backend},
+             {"params", params_to_json(r.params)},
+             {"cost", {{"bytes_read", r.cost.bytes_read},
+                       {"bytes_written", r.cost.bytes_written},
+                       {"flops", r.cost.flops}}},
+             {"source_hash", r.source_hash},
+             {"verdict", to_string(r.verdict)},
+             {"message", r.message},
+             {"check", r.check},
+             {"metrics", metrics},
+             {"judgements", judgements},
+             {"stages", stages},
+             {"bound", r.bound},
+             {"arithmetic_intensity", r.arithmetic_intensity},
+             {"fits_in_cache", r.fits_in_cache},
+             {"measurements", r.measurements},
+             {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
+  if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
+  return out;
 }
 
 CaseResult case_from_json(const json& j) {
@@ -146,6 +148,7 @@ CaseResult case_from_json(const json& j) {
   r.fits_in_cache = j.value("fits_in_cache", false);
   r.measurements = j.value("measurements", 1);
   r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
+  r.encode_ns = j.value("encode_ns", 0.0);
   return r;
 }
 

@@ -1,6 +1,7 @@
 #include "vulkan/vulkan_case.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
@@ -122,6 +123,7 @@ void VulkanCase::record_batch(int dispatches, bool cold) {
     flush_ = std::make_unique<Buffer>(*context_, flush_bytes_, MemoryUse::device_local, "cache flush");
 
   std::uint32_t query = 0;
+  const auto encode_start = std::chrono::steady_clock::now();
   sequence_.begin();
   if (cold) {
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -139,6 +141,10 @@ void VulkanCase::record_batch(int dispatches, bool cold) {
     sequence_.write_timestamp(*timestamps_, query++);
   }
   sequence_.end();
+  if (!cold)  // a cold batch also records its cache flushes
+    encode_ns_per_dispatch_ =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - encode_start).count() /
+        (static_cast<double>(n) * stages());
   recorded_dispatches_ = dispatches;
   recorded_cold_ = cold;
   recorded_stage_reps_ = stage_reps;

@@ -30,6 +30,7 @@ class VulkanCase final : public PreparedCase {
   void download(Buffers& host) override;
   BatchTiming time_batch(int dispatches, bool cold) override;
   std::vector<std::string> stage_names() const override;
+  double encode_ns_per_dispatch() const override { return encode_ns_per_dispatch_; }
 
   const VulkanPlan& plan() const { return plan_; }
 
@@ -54,6 +55,7 @@ class VulkanCase final : public PreparedCase {
   bool recorded_cold_ = false;
   int recorded_stage_reps_ = 0;   // hot: repetitions of the plan with a timestamp per dispatch
   std::uint32_t recorded_queries_ = 0;
+  double encode_ns_per_dispatch_ = 0;
 };
 
 }  // namespace perfgate::vk

@@ -1,0 +1,74 @@
+#include "report/event_stream.h"
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/error.h"
+#include "perfgate/registry.h"
+
+namespace perfgate {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double median_of(const CaseResult& r, const char* metric) {
+  const auto it = r.metrics.find(metric);
+  return it == r.metrics.end() ? 0 : it->second.summary.median;
+}
+
+json common(const RunResult& run, const CaseResult& r, const char* type) {
+  return {{"type", type}, {"run_id", run.run_id}, {"machine_id", run.fingerprint.machine_id},
+          {"case", r.id},  {"kernel", r.kernel},   {"backend", r.backend}};
+}
+
+// The plan's dispatches with their geometry; a CPU case is one dispatch of the whole kernel.
+std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, const DeviceLimits& limits) {
+  std::vector<json> events;
+  const KernelDef* kernel = find_kernel(r.kernel);
+  if (r.backend != "vulkan" || !kernel) {
+    json e = common(run, r, "dispatch");
+    e["index"] = 0;
+    e["stage"] = r.kernel;
+    e["host_ns"] = median_of(r, "host_latency_ns");
+    events.push_back(std::move(e));
+    return events;
+  }
+  const VulkanPlan plan = kernel->vulkan_plan(r.params, limits);
+  const double total_ns = median_of(r, "latency_ns");
+  for (std::size_t i = 0; i < plan.dispatches.size(); ++i) {
+    const Dispatch& d = plan.dispatches[i];
+    json e = common(run, r, "dispatch");
+    e["index"] = i;
+    e["stage"] = d.stage.empty() ? d.shader : d.stage;
+    e["shader"] = d.shader;
+    e["groups"] = d.groups;
+    if (!d.specialization.empty()) e["local_size"] = {d.specialization[0], 1, 1};
+    // Per-stage GPU time where the plan has stages, else the whole (one-dispatch) plan's.
+    e["gpu_ns"] = i < r.stages.size() ? r.stages[i].latency_ns : plan.dispatches.size() == 1 ? total_ns : 0.0;
+    e["host_encode_ns"] = r.encode_ns;
+    events.push_back(std::move(e));
+  }
+  return events;
+}
+
+}  // namespace
+
+EventStream::EventStream(const std::filesystem::path& file) : file_(file), out_(file, std::ios::app) {
+  if (!out_) throw Error("cannot open the event stream " + file.string() + " for appending");
+}
+
+void EventStream::write_case(const RunResult& run, const CaseResult& result, const DeviceLimits& limits) {
+  if (result.verdict != Verdict::error && result.verdict != Verdict::skipped)
+    for (const json& e : dispatch_events(run, result, limits)) out_ << e.dump() << '\n';
+  json e = common(run, result, "case");
+  e["verdict"] = to_string(result.verdict);
+  e["measurements"] = result.measurements;
+  json medians = json::object();
+  for (const auto& [name, metric] : result.metrics) medians[name] = metric.summary.median;
+  e["medians"] = medians;
+  if (!result.message.empty()) e["message"] = result.message;
+  out_ << e.dump() << '\n';
+  out_.flush();  // readers follow the file while the run goes on
+  if (!out_) throw Error("cannot write the event stream " + file_.string());
+}
+
+}  // namespace perfgate
