@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "measure/device.h"
@@ -90,6 +91,45 @@ TEST(MeasureSampler, MedianPrecisionShrinksWithSamples) {
   EXPECT_GT(median_relative_precision(few), median_relative_precision(many));
   EXPECT_TRUE(std::isinf(median_relative_precision({1, 2})));
   EXPECT_DOUBLE_EQ(median_relative_precision(std::vector<double>(50, 3.0)), 0.0);
+}
+
+TEST(MeasureSampler, LevelShiftComparesTheFirstAndLatestThirds) {
+  std::vector<double> steady(30, 100.0);
+  EXPECT_FALSE(level_shift(steady, 5));
+  std::vector<double> shifted(20, 176.0);  // what an H100 copy did before its clock went up
+  shifted.insert(shifted.end(), 10, 100.0);
+  EXPECT_TRUE(level_shift(shifted, 5));
+  EXPECT_FALSE(level_shift({176, 100, 100}, 5));  // too few samples to tell
+}
+
+// A device whose dispatches get 1.76x faster after a while, as an H100 did mid-measurement:
+// the sampler drops the slow plateau and reports the settled time.
+class ClockStepCase : public PreparedCase {
+ public:
+  void upload(const Buffers&) override {}
+  void run_once() override {}
+  void download(Buffers&) override {}
+  BatchTiming time_batch(int dispatches, bool) override {
+    const double per_dispatch = ++batches_ < 25 ? 1.76e6 : 1e6;
+    return {dispatches, per_dispatch * dispatches, per_dispatch * dispatches, {per_dispatch * dispatches}};
+  }
+  std::vector<std::string> stage_names() const override { return {"copy"}; }
+
+ private:
+  int batches_ = 0;
+};
+
+TEST(MeasureSampler, RestartsAfterALevelShiftAndKeepsTheSettledSamples) {
+  ClockStepCase device;
+  SamplingOptions options;
+  options.min_samples = 30;  // the plateau outlasts the warm-up and ends inside the sampling
+  options.min_time_s = 0;
+  options.warmup_s = 0;
+  options.cold_samples = 0;
+  const Samples samples = sample(device, options);
+  EXPECT_GE(samples.restarts, 1);
+  ASSERT_FALSE(samples.device_ns.empty());
+  EXPECT_DOUBLE_EQ(*std::max_element(samples.device_ns.begin(), samples.device_ns.end()), 1e6);
 }
 
 }  // namespace perfgate

@@ -21,6 +21,14 @@ double median_of(std::vector<double> v) {
 
 }  // namespace
 
+bool level_shift(const std::vector<double>& samples, double pct) {
+  const std::size_t third = samples.size() / 3;
+  if (third < 3) return false;
+  const double first = median_of({samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(third)});
+  const double last = median_of({samples.end() - static_cast<std::ptrdiff_t>(third), samples.end()});
+  return first > 0 && std::abs(last / first - 1) * 100 > pct;
+}
+
 double median_relative_precision(std::vector<double> samples) {
   const std::size_t n = samples.size();
   if (n < 5) return INFINITY;
@@ -65,23 +73,40 @@ Samples sample(PreparedCase& prepared, const SamplingOptions& options) {
   }
   out.warmup_s = seconds_since(warm_start);
 
-  const auto sampling_start = Clock::now();
-  for (;;) {
-    BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
-    out.device_ns.push_back(t.device_ns / t.dispatches);
-    out.host_ns.push_back(t.host_ns / t.dispatches);
-    if (out.stage_ns.size() < t.stage_device_ns.size()) out.stage_ns.resize(t.stage_device_ns.size());
-    for (std::size_t s = 0; s < t.stage_device_ns.size(); ++s)
-      out.stage_ns[s].push_back(t.stage_device_ns[s] / t.dispatches);
+  // Sampling. A level shift inside the samples (the latest third's median more than
+  // kShiftPct away from the first third's) means the device changed state under the
+  // measurement, e.g. a GPU reaching its top clock only after a plateau that fooled the
+  // warm-up; the samples before it are dropped and sampling starts again, a bounded number
+  // of times.
+  constexpr double kShiftPct = 5;
+  constexpr int kMaxRestarts = 2;
+  for (int restarts = 0;; ++restarts) {
+    const auto sampling_start = Clock::now();
+    for (;;) {
+      BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
+      out.device_ns.push_back(t.device_ns / t.dispatches);
+      out.host_ns.push_back(t.host_ns / t.dispatches);
+      if (out.stage_ns.size() < t.stage_device_ns.size()) out.stage_ns.resize(t.stage_device_ns.size());
+      for (std::size_t s = 0; s < t.stage_device_ns.size(); ++s)
+        out.stage_ns[s].push_back(t.stage_device_ns[s] / t.dispatches);
 
-    const int n = static_cast<int>(out.device_ns.size());
-    const double spent = seconds_since(sampling_start);
-    if (n >= options.max_samples || seconds_since(start) >= options.timeout_s) break;
-    if (n < options.min_samples || spent < options.min_time_s) continue;
-    if (median_relative_precision(out.device_ns) <= options.target_precision_pct) {
-      out.converged = true;
-      break;
+      const int n = static_cast<int>(out.device_ns.size());
+      const double spent = seconds_since(sampling_start);
+      if (n >= options.max_samples || seconds_since(start) >= options.timeout_s) break;
+      if (n < options.min_samples || spent < options.min_time_s) continue;
+      if (median_relative_precision(out.device_ns) <= options.target_precision_pct) {
+        out.converged = true;
+        break;
+      }
     }
+    if (restarts == kMaxRestarts || seconds_since(start) >= options.timeout_s / 2 ||
+        !level_shift(out.device_ns, kShiftPct))
+      break;
+    out.restarts = restarts + 1;
+    out.converged = false;
+    out.device_ns.clear();
+    out.host_ns.clear();
+    out.stage_ns.clear();
   }
 
   for (int i = 0; i < options.cold_samples && seconds_since(start) < options.timeout_s; ++i) {

@@ -27,7 +27,12 @@ struct Samples {
   int dispatches_per_batch = 1;
   double warmup_s = 0;                // time spent warming up
   bool converged = false;             // the target precision was reached
+  int restarts = 0;                   // samplings dropped after a level shift inside them
 };
+
+// Whether the latest third of `samples` (in time order) has a median more than `pct` percent
+// away from the first third's: the device changed state while being measured.
+bool level_shift(const std::vector<double>& samples, double pct);
 
 // Half-width of the distribution-free 95% confidence interval of the median, relative to it.
 double median_relative_precision(std::vector<double> samples);
