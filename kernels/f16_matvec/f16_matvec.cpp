@@ -81,21 +81,11 @@ PERFGATE_KERNEL(f16_matvec) {
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < m; ++i) y[i] = row_dot(w + i * k, x, k);
       });
-  // With subgroup arithmetic: a subgroup per 4 rows (f16_matvec_rows.comp), no workgroup
+  // With subgroup arithmetic: a subgroup per 2 rows (f16_matvec_rows.comp), no workgroup
   // barrier; without, the generic workgroup per row (f16_matvec_shared.comp).
   const KernelDef generic = def;
   return def.vulkan([generic](const Params& p, const DeviceLimits& limits) {
     if (!limits.subgroup_arithmetic) return generic.vulkan_plan(p, limits);
-    const std::int64_t sg = limits.subgroup_size, wg = p["wg"];
-    if (wg < sg || wg % sg)
-      throw Error("f16_matvec: wg=" + std::to_string(wg) + " is not a multiple of the subgroup size");
-    constexpr std::int64_t kRows = 4;  // rows per subgroup, sharing each x load
-    const std::int64_t rows_per_group = kRows * (wg / sg);
-    Dispatch d = row_dispatch("f16_matvec/f16_matvec_rows", limits, wg,
-                              std::uint32_t(std::clamp<std::int64_t>((p["k"] / 8 + sg - 1) / sg, 1, 4)),
-                              (p["m"] + rows_per_group - 1) / rows_per_group,
-                              {std::uint32_t(p["m"]), std::uint32_t(p["k"])}, {"w", "x", "y"},
-                              "f16_matvec", {std::uint32_t(kRows)});
-    return VulkanPlan{{d}};
+    return VulkanPlan{{subgroup_rows_dispatch("f16_matvec", p, limits, p["k"] / 8)}};
   });
 }

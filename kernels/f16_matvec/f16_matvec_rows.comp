@@ -9,7 +9,7 @@
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 4;  // uvec4s per lane per step
-layout(constant_id = 2) const uint ROWS = 4;   // rows per subgroup
+layout(constant_id = 2) const uint ROWS = 2;   // rows per subgroup
 
 layout(push_constant) uniform Shape { uint m, k; } s;
 

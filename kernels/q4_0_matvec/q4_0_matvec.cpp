@@ -48,9 +48,9 @@ float row_dot(const std::uint8_t* __restrict row, const float* __restrict x, std
 }  // namespace
 
 PERFGATE_KERNEL(q4_0_matvec) {
-  return matvec_kernel("q4_0_matvec",
+  KernelDef def = matvec_kernel("q4_0_matvec",
                        "y = W x, W m x k in GGML Q4_0 (18 bytes per 32 weights), fused dequantisation",
-                       64, 64, "q4_0_matvec/q4_0_matvec",  // k: rows of whole words
+                       64, 32, "q4_0_matvec/q4_0_matvec",  // k: rows of whole words
                        // The row's words, staged in shared memory (9 per pair of blocks).
                        [](std::int64_t k) { return 9 * k / 64; },
                        [](std::int64_t k) { return std::vector<std::uint32_t>{std::uint32_t(9 * k / 64)}; })
@@ -111,4 +111,12 @@ PERFGATE_KERNEL(q4_0_matvec) {
         for (std::int64_t i = 0; i < m; ++i)
           y[i] = row_dot(w + std::size_t(i) * blocks * q4_0::kBlockBytes, x, blocks);
       });
+  // With subgroup arithmetic: a subgroup per 2 rows (q4_0_matvec_rows.comp), no shared memory;
+  // without, the workgroup per row (q4_0_matvec_shared.comp).
+  const KernelDef generic = def;
+  return def.vulkan([generic](const Params& p, const DeviceLimits& limits) {
+    // Eight lanes share a pair of blocks.
+    if (!limits.subgroup_arithmetic || limits.subgroup_size % 8) return generic.vulkan_plan(p, limits);
+    return VulkanPlan{{subgroup_rows_dispatch("q4_0_matvec", p, limits, p["k"] / 8)}};
+  });
 }

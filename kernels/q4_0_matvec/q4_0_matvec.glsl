@@ -1,10 +1,12 @@
-// y = W x with W in GGML Q4_0 blocks (see q4_0.h), x and y float32. One row per workgroup.
+// y = W x with W in GGML Q4_0 blocks (see q4_0.h), x and y float32, for devices without
+// subgroup arithmetic (q4_0_matvec_rows.comp otherwise). One row per workgroup.
 // The row's blocks are 18 bytes apart, so per-thread block loads would be strided and narrow:
 // the workgroup first copies the row's words into shared memory with coalesced loads (ITEMS
 // per thread, all in flight together). Then thread t takes quant word t % 4 of block t / 4:
 // elements 4i..4i+3 (low nibbles) and 16+4i..19+4i (high), so the x loads of a subgroup are
 // contiguous too.
 #include "../softmax/workgroup_reduce.glsl"
+#include "q4_0_decode.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 4;        // words per thread: ceil(row words / wg)
 layout(constant_id = 2) const uint ROW_WORDS = 576;  // 18 * k / 32 / 4
@@ -43,9 +45,7 @@ void main() {
     const uint b = t / 4, i = t % 4;
     const uint d_bits = word_at(18 * b);  // the scale in the low half
     const uint q = word_at(18 * b + 2 + 4 * i);
-    const vec4 lo = vec4(uvec4(q, q >> 8, q >> 16, q >> 24) & 0x0fu) - 8.0;
-    const vec4 hi = vec4(uvec4(q >> 4, q >> 12, q >> 20, q >> 28) & 0x0fu) - 8.0;
-    sum += unpackHalf2x16(d_bits).x * (dot(lo, x[8 * b + i]) + dot(hi, x[8 * b + 4 + i]));
+    sum += unpackHalf2x16(d_bits).x * quant_word_dot(q, x[8 * b + i], x[8 * b + 4 + i]);
   }
   sum = workgroup_sum(sum);
   if (lid == 0) y[row] = sum;

@@ -48,6 +48,23 @@ inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limi
   return d;
 }
 
+// The dispatch of a matrix-vector shader with a subgroup per 2 rows ("<kernel>/<kernel>_rows":
+// each x load serves both rows, one subgroupAdd per row, no barrier), for devices with subgroup
+// arithmetic. A row is `units` loads of x, spread over the lanes up to 8 per lane per step.
+inline Dispatch subgroup_rows_dispatch(const std::string& kernel, const Params& p,
+                                       const DeviceLimits& limits, std::int64_t units) {
+  const std::int64_t sg = limits.subgroup_size, wg = p["wg"];
+  if (wg < sg || wg % sg)
+    throw Error(kernel + ": wg=" + std::to_string(wg) + " is not a multiple of the subgroup size");
+  constexpr std::int64_t kRows = 2, kMaxItems = 8;  // the best of 1/2/4 x 4/8/16 on an H100
+  const std::int64_t rows_per_group = kRows * (wg / sg);
+  return row_dispatch(kernel + "/" + kernel + "_rows", limits, wg,
+                      std::uint32_t(std::clamp<std::int64_t>((units + sg - 1) / sg, 1, kMaxItems)),
+                      (p["m"] + rows_per_group - 1) / rows_per_group,
+                      {std::uint32_t(p["m"]), std::uint32_t(p["k"])}, {"w", "x", "y"}, kernel,
+                      {std::uint32_t(kRows)});
+}
+
 // The common part of a row kernel's definition: a rows x cols float32 matrix read as vec4 rows,
 // and the workgroup size on Vulkan. Sizes: 1024 x 4096 (16 MiB per buffer) by default;
 // --axis rows=16384 fills an H100.

@@ -11,8 +11,8 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$PERFGATE_SOURCE_DIR/tests/consumer" -B "$tmp/build" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$tmp/prefix"
 cmake --build "$tmp/build" -j 2
-"$tmp/build/consumer_perfgate" list | grep -q "scale/cpu/n=65536" || { echo "FAIL: case not listed" >&2; exit 1; }
+"$tmp/build/consumer_perfgate" list | grep -c "scale/cpu/n=65536" >/dev/null || { echo "FAIL: case not listed" >&2; exit 1; }
 export PERFGATE_CACHE_DIR="$tmp/cache"
 "$tmp/build/consumer_perfgate" run --backend cpu --baselines "$tmp/baselines" --thresholds "$PERFGATE_SOURCE_DIR/thresholds" --quiet --no-judge
-ctest --test-dir "$tmp/build" -N | grep -q "scale/cpu/n=65536" || { echo "FAIL: no ctest test" >&2; exit 1; }
+ctest --test-dir "$tmp/build" -N | grep -c "scale/cpu/n=65536" >/dev/null || { echo "FAIL: no ctest test" >&2; exit 1; }
 echo OK

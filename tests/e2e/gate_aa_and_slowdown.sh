@@ -9,7 +9,7 @@ rm -rf "$tmp" && mkdir -p "$tmp/baselines"
 cases=("triad/cpu/n=1048576" "fma_peak/cpu/n=16384,iters=1024")
 opts=(--baselines "$tmp/baselines" --cache-dir "$tmp/cache" --backend cpu)
 
-"$PERFGATE" baseline propose --runs 3 --out "$tmp/candidate.yaml" "${opts[@]}" "${cases[@]}"
+"$PERFGATE" baseline propose --runs 5 --out "$tmp/candidate.yaml" "${opts[@]}" "${cases[@]}"
 "$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "A/A test" --yes \
   --baselines "$tmp/baselines"
 

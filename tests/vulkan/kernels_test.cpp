@@ -82,6 +82,40 @@ TEST(VulkanKernels, ReduceWithoutSubgroupArithmetic) {
     check_case(prepared, *reduce, params, host);
   }
 }
+
+// The LLM kernels whose shaders have a subgroup and a shared-memory variant, at small and
+// ragged sizes, through both variants where the device has subgroup arithmetic. Sampling's
+// points cover its selection's fast path (a threshold, then ranks) and its fallback (rounds of
+// argmax: a chunk with fewer real logits than k).
+TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  auto context = std::make_shared<vk::Context>("");
+  const std::vector<ShaderCase> cases = {
+      {"q4_0_matvec", Params({{"m", 37}, {"k", 256}, {"wg", 64}})},
+      {"q4_0_matvec", Params({{"m", 130}, {"k", 1088}, {"wg", 128}})},
+      {"f16_matvec", Params({{"m", 37}, {"k", 264}, {"wg", 64}})},
+      {"sampling", Params({{"vocab", 5000}, {"batch", 3}, {"k", 40}, {"wg", 128}})},
+      {"sampling", Params({{"vocab", 4100}, {"batch", 2}, {"k", 40}, {"wg", 128}})},
+      {"sampling", Params({{"vocab", 100}, {"batch", 2}, {"k", 64}, {"wg", 64}})},
+      {"sampling", Params({{"vocab", 32000}, {"batch", 1}, {"k", 1}, {"wg", 128}})},
+  };
+  for (bool subgroups : {false, true}) {
+    DeviceLimits limits = context->kernel_limits();
+    if (subgroups && !limits.subgroup_arithmetic) continue;
+    limits.subgroup_arithmetic = subgroups;
+    for (const auto& c : cases) {
+      SCOPED_TRACE(std::string(c.kernel) + " " + c.params.id() + (subgroups ? " subgroups" : " shared"));
+      const KernelDef* kernel = find_kernel(c.kernel);
+      ASSERT_NE(kernel, nullptr);
+      ASSERT_TRUE(kernel->is_valid(c.params, Backend::vulkan));
+      Buffers host(kernel->buffer_specs(c.params));
+      Rng rng(7);
+      kernel->fill_inputs(c.params, host, rng);
+      vk::VulkanCase prepared(context, *kernel, c.params, kernel->buffer_specs(c.params), limits, 1 << 20);
+      check_case(prepared, *kernel, c.params, host);
+    }
+  }
+}
 #endif
 
 TEST(VulkanKernels, BuffersOverTheDeviceLimitsAreRefused) {

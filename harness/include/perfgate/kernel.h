@@ -40,7 +40,7 @@ struct Axis {
 // llvmpipe has 8, NVIDIA 32).
 struct DeviceLimits {
   std::uint32_t subgroup_size = 1;
-  bool subgroup_arithmetic = false;
+  bool subgroup_arithmetic = false;  // and shuffles: the suite's subgroup shaders use both
   std::uint32_t max_workgroup_invocations = 128;
   std::uint32_t max_shared_memory_bytes = 16384;
   std::uint64_t max_storage_buffer_range = 1ull << 27;

@@ -264,8 +264,11 @@ DeviceLimits Context::kernel_limits() const {
   const auto& l = limits();
   DeviceLimits d;
   d.subgroup_size = std::max(1u, info_.subgroup.subgroupSize);
+  constexpr VkSubgroupFeatureFlags used = VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+                                          VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
+                                          VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
   d.subgroup_arithmetic = (info_.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
-                          (info_.subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
+                          (info_.subgroup.supportedOperations & used) == used;
   d.max_workgroup_invocations = std::min(l.maxComputeWorkGroupInvocations, l.maxComputeWorkGroupSize[0]);
   d.max_shared_memory_bytes = l.maxComputeSharedMemorySize;
   d.max_storage_buffer_range = l.maxStorageBufferRange;

@@ -1,5 +1,0 @@
-#version 450
-// Subgroup reductions (see ../softmax/workgroup_reduce.glsl).
-#extension GL_GOOGLE_include_directive : require
-#define SUBGROUP 1
-#include "q4_0_matvec.glsl"
