@@ -44,7 +44,10 @@ int cpu_threads() {
 }
 
 // The kernel's view of the last-level cache (sysfs), which is what this CPU's cores share:
-// sysconf reports the whole package's L3 on some virtual machines (384 MiB for 12 x 32 MiB).
+// sysconf reports the whole package's L3 on some virtual machines (384 MiB for 12 x 32 MiB;
+// 508 MiB on a 2-vCPU sandbox without sysfs cache entries). Without sysfs, sysconf's figure is
+// bounded by 32 MiB per 8 of our threads (a core complex's share), so a 256 MiB working set is
+// never taken for cache-resident and the cold flush stays proportionate.
 std::uint64_t cpu_last_level_cache_bytes() {
   std::uint64_t best = 0;
   for (int index = 0; index < 8; ++index) {
@@ -57,8 +60,9 @@ std::uint64_t cpu_last_level_cache_bytes() {
     best = std::max(best, value);
   }
   if (best > 0) return best;
-  long size = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  return size > 0 ? static_cast<std::uint64_t>(size) : 32ull << 20;
+  const std::uint64_t bound = (32ull << 20) * std::max(1, cpu_threads() / 8);
+  const long size = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return size > 0 ? std::min(static_cast<std::uint64_t>(size), bound) : bound;
 }
 
 // "AMD EPYC 7B13 64-Core Processor" -> "amd-epyc-7b13"; "Intel(R) Xeon(R) CPU @ 2.20GHz" -> "intel-xeon"
