@@ -81,11 +81,11 @@ PERFGATE_KERNEL(f16_matvec) {
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < m; ++i) y[i] = row_dot(w + i * k, x, k);
       });
-  // With subgroup arithmetic: a subgroup per 2 rows (f16_matvec_rows.comp), no workgroup
-  // barrier; without, the generic workgroup per row (f16_matvec_shared.comp).
+  // Where it fits, a subgroup per 2 rows (f16_matvec_rows.comp), no workgroup barrier; else the
+  // generic workgroup per row (f16_matvec_shared.comp).
   const KernelDef generic = def;
   return def.vulkan([generic](const Params& p, const DeviceLimits& limits) {
-    if (!limits.subgroup_arithmetic) return generic.vulkan_plan(p, limits);
+    if (!fits_subgroup_rows(p, limits)) return generic.vulkan_plan(p, without_subgroups(limits));
     return VulkanPlan{{subgroup_rows_dispatch("f16_matvec", p, limits, p["k"] / 8)}};
   });
 }

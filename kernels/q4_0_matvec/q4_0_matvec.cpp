@@ -111,12 +111,12 @@ PERFGATE_KERNEL(q4_0_matvec) {
         for (std::int64_t i = 0; i < m; ++i)
           y[i] = row_dot(w + std::size_t(i) * blocks * q4_0::kBlockBytes, x, blocks);
       });
-  // With subgroup arithmetic: a subgroup per 2 rows (q4_0_matvec_rows.comp), no shared memory;
-  // without, the workgroup per row (q4_0_matvec_shared.comp).
+  // Where it fits, a subgroup per 2 rows (q4_0_matvec_rows.comp), no shared memory; else the
+  // workgroup per row (q4_0_matvec_shared.comp).
   const KernelDef generic = def;
   return def.vulkan([generic](const Params& p, const DeviceLimits& limits) {
-    // Eight lanes share a pair of blocks.
-    if (!limits.subgroup_arithmetic || limits.subgroup_size % 8) return generic.vulkan_plan(p, limits);
+    if (!fits_subgroup_rows(p, limits, 8))  // 8 lanes per pair of blocks
+      return generic.vulkan_plan(p, without_subgroups(limits));
     return VulkanPlan{{subgroup_rows_dispatch("q4_0_matvec", p, limits, p["k"] / 8)}};
   });
 }

@@ -48,14 +48,27 @@ inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limi
   return d;
 }
 
+// Whether a matrix-vector product can take its subgroup-per-rows shader: subgroup arithmetic,
+// whole subgroups per workgroup, and a subgroup size that is a multiple of `lanes` (the lanes
+// that share a unit of the weights). Otherwise it takes the workgroup-per-row shader, so every
+// workgroup size works on every device (wg=32 on a device with 64-lane subgroups, say).
+inline bool fits_subgroup_rows(const Params& p, const DeviceLimits& limits, std::int64_t lanes = 1) {
+  const std::int64_t sg = limits.subgroup_size, wg = p["wg"];
+  return limits.subgroup_arithmetic && wg >= sg && wg % sg == 0 && sg % lanes == 0;
+}
+
+// The limits under which a plan takes the shared-memory variants (which every device runs).
+inline DeviceLimits without_subgroups(DeviceLimits limits) {
+  limits.subgroup_arithmetic = false;
+  return limits;
+}
+
 // The dispatch of a matrix-vector shader with a subgroup per 2 rows ("<kernel>/<kernel>_rows":
-// each x load serves both rows, one subgroupAdd per row, no barrier), for devices with subgroup
-// arithmetic. A row is `units` loads of x, spread over the lanes up to 8 per lane per step.
+// each x load serves both rows, one subgroupAdd per row, no barrier), where fits_subgroup_rows.
+// A row is `units` loads of x, spread over the lanes up to 8 per lane per step.
 inline Dispatch subgroup_rows_dispatch(const std::string& kernel, const Params& p,
                                        const DeviceLimits& limits, std::int64_t units) {
   const std::int64_t sg = limits.subgroup_size, wg = p["wg"];
-  if (wg < sg || wg % sg)
-    throw Error(kernel + ": wg=" + std::to_string(wg) + " is not a multiple of the subgroup size");
   constexpr std::int64_t kRows = 2, kMaxItems = 8;  // the best of 1/2/4 x 4/8/16 on an H100
   const std::int64_t rows_per_group = kRows * (wg / sg);
   return row_dispatch(kernel + "/" + kernel + "_rows", limits, wg,

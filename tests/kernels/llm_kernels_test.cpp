@@ -182,6 +182,30 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
   }
 }
 
+// The matrix-vector products take their subgroup-per-rows shader only where whole subgroups fit
+// the workgroup (and, for Q4_0, 8 lanes divide the subgroup); otherwise the workgroup-per-row
+// one, so the default wg=32 works on 64-lane subgroups too.
+TEST(KernelsVulkanPlan, MatvecFallsBackWhereSubgroupRowsDoNotFit) {
+  DeviceLimits limits;
+  limits.subgroup_arithmetic = true;
+  limits.max_workgroup_invocations = 1024;
+  limits.max_shared_memory_bytes = 49152;
+  const Params p({{"m", 256}, {"k", 1024}, {"wg", 32}});
+  for (const std::string name : {"f16_matvec", "q4_0_matvec"}) {
+    limits.subgroup_size = 32;
+    EXPECT_EQ(kernel(name).vulkan_plan(p, limits).dispatches[0].shader, name + "/" + name + "_rows");
+    limits.subgroup_size = 64;  // wg=32 is half a subgroup
+    const Dispatch fallback = kernel(name).vulkan_plan(p, limits).dispatches[0];
+    EXPECT_EQ(fallback.shader, name + "/" + name + "_shared");
+#ifdef PERFGATE_HAS_VULKAN
+    EXPECT_FALSE(find_shader(fallback.shader).empty()) << fallback.shader << " not embedded";
+#endif
+  }
+  limits.subgroup_size = 4;  // Q4_0's 8 lanes per pair of blocks do not divide it; f16 fits
+  EXPECT_EQ(kernel("q4_0_matvec").vulkan_plan(p, limits).dispatches[0].shader, "q4_0_matvec/q4_0_matvec_shared");
+  EXPECT_EQ(kernel("f16_matvec").vulkan_plan(p, limits).dispatches[0].shader, "f16_matvec/f16_matvec_rows");
+}
+
 TEST(KernelsVulkanPlan, MatmulSweepCoversTilesAndWorkgroups) {
   DeviceLimits limits;
   limits.max_workgroup_invocations = 1024;
