@@ -26,12 +26,12 @@ constexpr std::int64_t kMaxK = 64;    // the merge pass keeps the selection in s
 constexpr std::int64_t kCpuChunk = 2048;
 
 std::int64_t chunk_size(const Params& p, Backend backend) {
-  return backend == Backend::cpu ? kCpuChunk : p["wg"] * kItems;
+  return backend == Backend::cpu ? kCpuChunk : p["rounds"] * p["wg"] * kItems;
 }
 std::int64_t chunks(const Params& p, std::int64_t chunk) { return (p["vocab"] + chunk - 1) / chunk; }
 // The scratch holds candidates for the larger of the two backends' chunk counts.
 std::int64_t max_chunks(const Params& p) {
-  const std::int64_t smallest = p.has("wg") ? std::min(kCpuChunk, p["wg"] * kItems) : kCpuChunk;
+  const std::int64_t smallest = p.has("wg") ? std::min(kCpuChunk, chunk_size(p, Backend::vulkan)) : kCpuChunk;
   return chunks(p, smallest);
 }
 
@@ -161,12 +161,15 @@ PERFGATE_KERNEL(sampling) {
       .axis("batch", {1})
       .axis("k", {40})
       .axis("wg", {128}, {Backend::vulkan})
+      .axis("rounds", {1}, {Backend::vulkan})  // rounds of wg * 32 logits per partial workgroup
       .valid([](const Params& p, Backend backend) {
         if (p["k"] < 1 || p["k"] > kMaxK || p["vocab"] < p["k"] || p["batch"] < 1) return false;
         if (backend == Backend::cpu) return true;
         const std::int64_t merge_items = (chunks(p, chunk_size(p, backend)) * p["k"] + p["wg"] - 1) / p["wg"];
         // The selection's threshold is the k-th largest of the threads' maxima: wg >= k.
-        return valid_row_workgroup(p["wg"]) && p["wg"] >= p["k"] && merge_items <= 64;
+        // (and the rank loops read 8 entries at a time: wg >= 8).
+        return valid_row_workgroup(p["wg"]) && p["wg"] >= std::max<std::int64_t>(p["k"], 8) && p["rounds"] >= 1 &&
+               merge_items <= 64;
       })
       .buffers([](const Params& p) {
         const auto rows = std::size_t(p["batch"]), k = std::size_t(p["k"]);
@@ -252,11 +255,12 @@ PERFGATE_KERNEL(sampling) {
         }
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
-        const std::int64_t wg = p["wg"], nchunks = chunks(p, wg * kItems);
+        const std::int64_t wg = p["wg"], nchunks = chunks(p, chunk_size(p, Backend::vulkan));
         const auto merge_items = std::uint32_t((nchunks * p["k"] + wg - 1) / wg);
         Dispatch partial = row_dispatch("sampling/topk_partial", limits, wg, std::uint32_t(kItems), 1,
                                         {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks)},
-                                        {"logits", "cand_val", "cand_tok"}, "partial");
+                                        {"logits", "cand_val", "cand_tok"}, "partial",
+                                        {std::uint32_t(p["rounds"]), p["vocab"] % 4 == 0 ? 4u : 1u});
         partial.groups = {std::uint32_t(nchunks), std::uint32_t(p["batch"]), 1};
         Dispatch merge = row_dispatch(
             "sampling/topk_merge", limits, wg, merge_items, p["batch"],

@@ -15,6 +15,7 @@ layout(std430, binding = 2) writeonly buffer TopTokens { uint top_tok[]; };
 layout(std430, binding = 3) writeonly buffer TopProbs { float top_prob[]; };
 layout(std430, binding = 4) writeonly buffer Chosen { uint chosen[]; };
 
+float val[ITEMS];
 #include "topk_select.glsl"
 
 float tok[ITEMS];

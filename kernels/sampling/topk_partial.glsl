@@ -1,36 +1,139 @@
 // Partial pass of top-k sampling: workgroup (chunk, row) finds the k largest logits of its
-// chunk of wg * ITEMS logits and writes them, with their token indices, as candidates.
-#include "../softmax/workgroup_reduce.glsl"
-
-layout(constant_id = 1) const uint ITEMS = 8;
+// chunk, ROUNDS rounds of wg * ITEMS logits, and writes them, with their token indices, as
+// candidates.
+//
+// One threshold per chunk: the first round's (the k-th largest of the threads' maxima, see
+// topk_select.glsl) drops almost every logit of every round with one comparison. The
+// survivors are appended to a shared buffer; when it overflows, it is cut to its k best and
+// the threshold rises to the k-th of them, so that later rounds keep fewer. At the end the
+// buffer's entries are ranked against each other: the rank is the output position. Correct
+// for any input (equal or ascending logits overflow again and again), only slower. A logit of
+// -inf is masked: never a candidate.
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint ITEMS = 8;  // at most 32
+layout(constant_id = 2) const uint ROUNDS = 1;
+// Logits per load: 4 where every row starts 16-byte aligned (vocab % 4 == 0). A GPU's memory
+// system reaches its bandwidth with 16-byte loads, not with 4-byte ones (on an H100: ~2x).
+layout(constant_id = 3) const uint VEC = 1;
 
 layout(push_constant) uniform Shape { uint vocab, k, chunks; } s;
 
 layout(std430, binding = 0) readonly buffer Logits { float logits[]; };
+layout(std430, binding = 0) readonly buffer Logits4 { vec4 logits4[]; };  // the same, by 4
 layout(std430, binding = 1) writeonly buffer CandidateValues { float cand_val[]; };
 layout(std430, binding = 2) writeonly buffer CandidateTokens { uint cand_tok[]; };
 
+float val[ITEMS];
 #include "topk_select.glsl"
 
-// Computed, not held: 32 fewer registers per thread, more workgroups in flight. Past the
-// vocabulary: padding, a token of its own.
-float token(uint i) {
-  return float(gl_WorkGroupID.x * ITEMS * gl_WorkGroupSize.x + i * gl_WorkGroupSize.x +
-               gl_LocalInvocationID.x);
+// Two entries per thread: ranking and cutting the buffer is a thread per entry, twice.
+shared vec2 kept[2 * gl_WorkGroupSize.x];  // (value, token)
+shared uint kept_count;
+
+uint round_first(uint round) {
+  return (gl_WorkGroupID.x * ROUNDS + round) * ITEMS * gl_WorkGroupSize.x;
+}
+
+// val[i] holds the token round_first + VEC * (wg * (i / VEC) + lid) + i % VEC: consecutive
+// threads load consecutive logits (VEC at a time), coalesced.
+float token_of(uint round, uint i) {
+  return float(round_first(round) + VEC * (gl_WorkGroupSize.x * (i / VEC) + gl_LocalInvocationID.x) + i % VEC);
+}
+
+void load_round(uint round) {
+  const uint first = round_first(round) + VEC * gl_LocalInvocationID.x, row_base = gl_WorkGroupID.y * s.vocab;
+  [[unroll]] for (uint i = 0; i < ITEMS; i += VEC) {
+    const uint t = first + i * gl_WorkGroupSize.x;  // t % VEC == 0 and vocab % VEC == 0
+    if (VEC == 4) {
+      const vec4 v = t < s.vocab ? logits4[(row_base + t) / 4] : vec4(NEG_INF);
+      val[i] = v.x;
+      val[i + 1] = v.y;
+      val[i + 2] = v.z;
+      val[i + 3] = v.w;
+    } else {
+      val[i] = t < s.vocab ? logits[row_base + t] : NEG_INF;
+    }
+  }
+}
+
+// Padding (past the vocabulary) is NEG_INF, so it never survives either.
+bool survives(float v, float cut) { return v >= cut && v > NEG_INF; }
+
+// The rank of an entry among the buffer's first n: how many rank before it.
+uint rank_in_kept(vec2 entry, uint n) {
+  uint rank = 0u;
+  for (uint j0 = 0; j0 < n; j0 += RANK_UNROLL)
+    [[unroll]] for (uint jj = 0; jj < RANK_UNROLL; ++jj) {
+      const vec2 other = kept[min(j0 + jj, n - 1u)];
+      rank += uint(j0 + jj < n && ranks_before(other.x, other.y, entry.x, entry.y));
+    }
+  return rank;
+}
+
+// The buffer is full: keeps its k best, at their ranks, and returns the k-th, the new cut.
+float cut_kept_to_k() {
+  const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x, n = 2 * wg;
+  const vec2 a = kept[lid], b = kept[lid + wg];
+  const uint rank_a = rank_in_kept(a, n), rank_b = rank_in_kept(b, n);
+  barrier();  // all read before any moves
+  if (rank_a < s.k) kept[rank_a] = a;
+  if (rank_b < s.k) kept[rank_b] = b;
+  if (rank_a == s.k - 1u) threshold = a.x;
+  if (rank_b == s.k - 1u) threshold = b.x;
+  if (lid == 0) kept_count = s.k;
+  barrier();
+  return threshold;
+}
+
+// Appends this thread's survivors of the round to the buffer, cutting it as often as it
+// overflows; `pending` marks the survivors not yet appended (bit i: val[i]; ITEMS <= 32).
+// Returns after a barrier. Every loop over val[] is unrolled: an indexed val[] would live in
+// memory, not in registers.
+float append_survivors(uint round, float cut) {
+  const uint capacity = 2 * gl_WorkGroupSize.x;
+  uint pending = 0u;
+  [[unroll]] for (uint i = 0; i < ITEMS; ++i)
+    if (survives(val[i], cut)) pending |= 1u << i;
+  for (;;) {
+    const uint count = bitCount(pending);
+    const uint at = count > 0u ? atomicAdd(kept_count, count) : 0u;
+    const uint room = at < capacity ? min(count, capacity - at) : 0u;
+    uint stored = 0u;
+    [[unroll]] for (uint i = 0; i < ITEMS; ++i)
+      if ((pending & (1u << i)) != 0u && stored < room) {
+        kept[at + stored] = vec2(val[i], token_of(round, i));
+        ++stored;
+        pending &= ~(1u << i);
+      }
+    barrier();
+    if (kept_count <= capacity) return cut;  // the same for every thread: nothing writes it now
+    cut = cut_kept_to_k();
+    [[unroll]] for (uint i = 0; i < ITEMS; ++i)
+      if (!survives(val[i], cut)) pending &= ~(1u << i);
+  }
 }
 
 void main() {
-  const uint chunk = gl_WorkGroupID.x, row = gl_WorkGroupID.y;
-  const uint first = chunk * ITEMS * gl_WorkGroupSize.x;
-  for (uint i = 0; i < ITEMS; ++i) {  // coalesced: consecutive threads, consecutive tokens
-    const uint t = first + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    val[i] = t < s.vocab ? logits[row * s.vocab + t] : NEG_INF;
+  const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
+  if (lid == 0) kept_count = 0u;
+  load_round(0);
+  float cut = maxima_threshold(s.k);  // its barriers also publish kept_count
+  for (uint round = 0; round < ROUNDS; ++round) {
+    cut = append_survivors(round, cut);
+    if (round + 1 < ROUNDS) load_round(round + 1);  // in flight across the barrier
+    barrier();  // every thread has read kept_count before the next round adds to it
   }
-  const uint out_base = (row * s.chunks + chunk) * s.k;
-#define EMIT_CANDIDATE(r, v, t)                                  \
-  {                                                              \
-    cand_val[out_base + r] = v;                                  \
-    cand_tok[out_base + r] = t < float(s.vocab) && v > NEG_INF ? uint(t) : 0xffffffffu; \
+  const uint n = kept_count, out_base = (gl_WorkGroupID.y * s.chunks + gl_WorkGroupID.x) * s.k;
+  for (uint e = lid; e < n; e += wg) {
+    const vec2 entry = kept[e];
+    const uint rank = rank_in_kept(entry, n);
+    if (rank < s.k) {
+      cand_val[out_base + rank] = entry.x;
+      cand_tok[out_base + rank] = uint(entry.y);
+    }
   }
-  SELECT_TOP_K(s.k, EMIT_CANDIDATE)
+  for (uint r = n + lid; r < s.k; r += wg) {  // fewer than k real logits: padding
+    cand_val[out_base + r] = NEG_INF;
+    cand_tok[out_base + r] = 0xffffffffu;
+  }
 }

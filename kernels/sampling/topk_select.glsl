@@ -1,9 +1,9 @@
 // Selection of the k largest (value, token) pairs of a workgroup, ITEMS per thread, ties going
-// to the smaller token. Included by topk_partial.glsl and topk_merge.glsl after
-// workgroup_reduce.glsl; the includer defines ITEMS, fills val[] and defines token(i), the token
-// of val[i] as a float (exact below 2^24; padding is NEG_INF with a token of its own, never a
-// real one). A value taken by the fallback's rounds becomes NEG_INF: emitted with the value
-// NEG_INF, a token is padding.
+// to the smaller token. Included by topk_partial.glsl and topk_merge.glsl after val[] is
+// declared; SELECT_TOP_K (the merge's) needs workgroup_reduce.glsl and a function token(i),
+// the token of val[i] as a float (exact below 2^24; padding is NEG_INF with a token of its
+// own, never a real one). A value taken by the fallback's rounds becomes NEG_INF: emitted with
+// the value NEG_INF, a token is padding.
 //
 // A threshold first, so that almost every value is dropped by one comparison: the k-th largest
 // of the threads' maxima, T, has k distinct values at or above it, so nothing below T is in the
@@ -16,17 +16,39 @@
 #define NEG_INF (-uintBitsToFloat(0x7f800000u))
 #define POS_INF uintBitsToFloat(0x7f800000u)
 
-float val[ITEMS];
-float token(uint i);
-
 shared float thread_max[gl_WorkGroupSize.x];
 shared float threshold;
 shared float survivor_val[gl_WorkGroupSize.x];
 shared float survivor_tok[gl_WorkGroupSize.x];
 shared uint survivor_count;
 
+// The rank loops read shared memory RANK_UNROLL entries at a time, so that the reads are in
+// flight together: one at a time, each waits out the shared memory's latency (on an H100 that
+// was most of a partial workgroup's time).
+const uint RANK_UNROLL = 8;
+
 bool ranks_before(float v, float t, float other_v, float other_t) {
   return v > other_v || (v == other_v && t < other_t);
+}
+
+// The k-th largest of the threads' maxima of val[] (ties to the lower thread), k <= wg: at
+// least k of the workgroup's values are at or above it. Between two barriers.
+float maxima_threshold(uint k) {
+  const uint lid = gl_LocalInvocationID.x;
+  float mine = NEG_INF;
+  [[unroll]] for (uint i = 0; i < ITEMS; ++i) mine = max(mine, val[i]);
+  thread_max[lid] = mine;
+  barrier();
+  uint above = 0u;
+  for (uint j0 = 0; j0 < gl_WorkGroupSize.x; j0 += RANK_UNROLL)  // wg: a multiple of RANK_UNROLL
+    [[unroll]] for (uint jj = 0; jj < RANK_UNROLL; ++jj) {
+      const uint j = j0 + jj;
+      const float other = thread_max[j];
+      above += uint(other > mine || (other == mine && j < lid));
+    }
+  if (above == k - 1u) threshold = mine;
+  barrier();
+  return threshold;
 }
 
 // Calls emit(rank, value, token) for the k largest, rank 0 the largest, from whichever thread
@@ -34,19 +56,8 @@ bool ranks_before(float v, float t, float other_v, float other_t) {
 #define SELECT_TOP_K(k, emit)                                                     \
   {                                                                               \
     const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;            \
-    float mine = NEG_INF;                                                         \
-    for (uint i = 0; i < ITEMS; ++i) mine = max(mine, val[i]);                    \
-    thread_max[lid] = mine;                                                       \
     if (lid == 0) survivor_count = 0u;                                            \
-    barrier();                                                                    \
-    uint above = 0u;                                                              \
-    for (uint j = 0; j < wg; ++j) {                                               \
-      const float other = thread_max[j];                                          \
-      above += uint(other > mine || (other == mine && j < lid));                  \
-    }                                                                             \
-    if (above == (k) - 1u) threshold = mine;                                      \
-    barrier();                                                                    \
-    const float cut = threshold;                                                  \
+    const float cut = maxima_threshold(k);                                        \
     for (uint i = 0; i < ITEMS; ++i)                                              \
       if (val[i] >= cut) {                                                        \
         const uint at = atomicAdd(survivor_count, 1u);                            \
@@ -61,8 +72,12 @@ bool ranks_before(float v, float t, float other_v, float other_t) {
       if (lid < survivors) {                                                      \
         const float v = survivor_val[lid], t = survivor_tok[lid];                 \
         uint rank = 0u;                                                           \
-        for (uint j = 0; j < survivors; ++j)                                      \
-          rank += uint(ranks_before(survivor_val[j], survivor_tok[j], v, t));     \
+        for (uint j0 = 0; j0 < survivors; j0 += RANK_UNROLL)                      \
+          [[unroll]] for (uint jj = 0; jj < RANK_UNROLL; ++jj) {                  \
+            const uint j = min(j0 + jj, survivors - 1u);                          \
+            rank += uint(j0 + jj < survivors &&                                   \
+                         ranks_before(survivor_val[j], survivor_tok[j], v, t));   \
+          }                                                                       \
         if (rank < (k)) emit(rank, v, t);                                         \
       }                                                                           \
     } else {                                                                      \

@@ -85,8 +85,8 @@ TEST(VulkanKernels, ReduceWithoutSubgroupArithmetic) {
 
 // The LLM kernels whose shaders have a subgroup and a shared-memory variant, at small and
 // ragged sizes, through both variants where the device has subgroup arithmetic. Sampling's
-// points cover its selection's fast path (a threshold, then ranks) and its fallback (rounds of
-// argmax: a chunk with fewer real logits than k).
+// points cover its partial pass in one and in several rounds per workgroup, ragged last
+// chunks, and its merge's fallback (rounds of argmax: fewer real candidates than k).
 TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
   auto context = std::make_shared<vk::Context>("");
@@ -94,10 +94,13 @@ TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
       {"q4_0_matvec", Params({{"m", 37}, {"k", 256}, {"wg", 64}})},
       {"q4_0_matvec", Params({{"m", 130}, {"k", 1088}, {"wg", 128}})},
       {"f16_matvec", Params({{"m", 37}, {"k", 264}, {"wg", 64}})},
-      {"sampling", Params({{"vocab", 5000}, {"batch", 3}, {"k", 40}, {"wg", 128}})},
-      {"sampling", Params({{"vocab", 4100}, {"batch", 2}, {"k", 40}, {"wg", 128}})},
-      {"sampling", Params({{"vocab", 100}, {"batch", 2}, {"k", 64}, {"wg", 64}})},
-      {"sampling", Params({{"vocab", 32000}, {"batch", 1}, {"k", 1}, {"wg", 128}})},
+      {"sampling", Params({{"vocab", 5000}, {"batch", 3}, {"k", 40}, {"wg", 128}, {"rounds", 1}})},
+      {"sampling", Params({{"vocab", 4100}, {"batch", 2}, {"k", 40}, {"wg", 128}, {"rounds", 1}})},
+      {"sampling", Params({{"vocab", 100}, {"batch", 2}, {"k", 64}, {"wg", 64}, {"rounds", 1}})},
+      {"sampling", Params({{"vocab", 32000}, {"batch", 1}, {"k", 1}, {"wg", 128}, {"rounds", 1}})},
+      {"sampling", Params({{"vocab", 32000}, {"batch", 2}, {"k", 40}, {"wg", 128}, {"rounds", 4}})},
+      {"sampling", Params({{"vocab", 5000}, {"batch", 2}, {"k", 64}, {"wg", 64}, {"rounds", 2}})},
+      {"sampling", Params({{"vocab", 4097}, {"batch", 2}, {"k", 40}, {"wg", 64}, {"rounds", 2}})},  // scalar loads
   };
   for (bool subgroups : {false, true}) {
     DeviceLimits limits = context->kernel_limits();
@@ -117,6 +120,28 @@ TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
   }
 }
 #endif
+
+// Rows that defeat the partial pass's threshold: equal logits (everything survives, the
+// buffer overflows again and again), ascending ones (each round beats the last), a few levels
+// (ties everywhere, broken by the smaller token). The token sets must still be the reference's.
+TEST(VulkanKernels, SamplingSelectsTheTopKOfAdversarialRows) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  const KernelDef* sampling = find_kernel("sampling");
+  ASSERT_NE(sampling, nullptr);
+  const Params params({{"vocab", 9000}, {"batch", 3}, {"k", 40}, {"wg", 64}, {"rounds", 3}});
+  ASSERT_TRUE(sampling->is_valid(params, Backend::vulkan));
+  Buffers host(sampling->buffer_specs(params));
+  Rng rng(3);
+  sampling->fill_inputs(params, host, rng);
+  auto logits = host.get<float>("logits");
+  for (std::size_t t = 0; t < 9000; ++t) {
+    logits[t] = 1.5f;                                             // row 0: equal
+    logits[9000 + t] = float(t) * 1e-3f;                          // row 1: ascending
+    logits[18000 + t] = std::round(logits[18000 + t] / 2) * 2;    // row 2: a few levels
+  }
+  auto prepared = device->prepare(*sampling, params, host);
+  check_case(*prepared, *sampling, params, host);
+}
 
 TEST(VulkanKernels, BuffersOverTheDeviceLimitsAreRefused) {
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
