@@ -167,9 +167,7 @@ PERFGATE_KERNEL(sampling) {
         if (backend == Backend::cpu) return true;
         const std::int64_t merge_items = (chunks(p, chunk_size(p, backend)) * p["k"] + p["wg"] - 1) / p["wg"];
         // The selection's threshold is the k-th largest of the threads' maxima: wg >= k.
-        // (and the rank loops read 8 entries at a time: wg >= 8).
-        return valid_row_workgroup(p["wg"]) && p["wg"] >= std::max<std::int64_t>(p["k"], 8) && p["rounds"] >= 1 &&
-               merge_items <= 64;
+        return valid_row_workgroup(p["wg"]) && p["wg"] >= p["k"] && p["rounds"] >= 1 && merge_items <= 64;
       })
       .buffers([](const Params& p) {
         const auto rows = std::size_t(p["batch"]), k = std::size_t(p["k"]);

@@ -62,11 +62,10 @@ bool survives(float v, float cut) { return v >= cut && v > NEG_INF; }
 // The rank of an entry among the buffer's first n: how many rank before it.
 uint rank_in_kept(vec2 entry, uint n) {
   uint rank = 0u;
-  for (uint j0 = 0; j0 < n; j0 += RANK_UNROLL)
-    [[unroll]] for (uint jj = 0; jj < RANK_UNROLL; ++jj) {
-      const vec2 other = kept[min(j0 + jj, n - 1u)];
-      rank += uint(j0 + jj < n && ranks_before(other.x, other.y, entry.x, entry.y));
-    }
+  for (uint j = 0; j < n; ++j) {
+    const vec2 other = kept[j];
+    rank += uint(ranks_before(other.x, other.y, entry.x, entry.y));
+  }
   return rank;
 }
 

@@ -22,11 +22,6 @@ shared float survivor_val[gl_WorkGroupSize.x];
 shared float survivor_tok[gl_WorkGroupSize.x];
 shared uint survivor_count;
 
-// The rank loops read shared memory RANK_UNROLL entries at a time, so that the reads are in
-// flight together: one at a time, each waits out the shared memory's latency (on an H100 that
-// was most of a partial workgroup's time).
-const uint RANK_UNROLL = 8;
-
 bool ranks_before(float v, float t, float other_v, float other_t) {
   return v > other_v || (v == other_v && t < other_t);
 }
@@ -40,12 +35,10 @@ float maxima_threshold(uint k) {
   thread_max[lid] = mine;
   barrier();
   uint above = 0u;
-  for (uint j0 = 0; j0 < gl_WorkGroupSize.x; j0 += RANK_UNROLL)  // wg: a multiple of RANK_UNROLL
-    [[unroll]] for (uint jj = 0; jj < RANK_UNROLL; ++jj) {
-      const uint j = j0 + jj;
-      const float other = thread_max[j];
-      above += uint(other > mine || (other == mine && j < lid));
-    }
+  for (uint j = 0; j < gl_WorkGroupSize.x; ++j) {
+    const float other = thread_max[j];
+    above += uint(other > mine || (other == mine && j < lid));
+  }
   if (above == k - 1u) threshold = mine;
   barrier();
   return threshold;
@@ -72,12 +65,8 @@ float maxima_threshold(uint k) {
       if (lid < survivors) {                                                      \
         const float v = survivor_val[lid], t = survivor_tok[lid];                 \
         uint rank = 0u;                                                           \
-        for (uint j0 = 0; j0 < survivors; j0 += RANK_UNROLL)                      \
-          [[unroll]] for (uint jj = 0; jj < RANK_UNROLL; ++jj) {                  \
-            const uint j = min(j0 + jj, survivors - 1u);                          \
-            rank += uint(j0 + jj < survivors &&                                   \
-                         ranks_before(survivor_val[j], survivor_tok[j], v, t));   \
-          }                                                                       \
+        for (uint j = 0; j < survivors; ++j)                                      \
+          rank += uint(ranks_before(survivor_val[j], survivor_tok[j], v, t));     \
         if (rank < (k)) emit(rank, v, t);                                         \
       }                                                                           \
     } else {                                                                      \
