@@ -22,6 +22,8 @@ namespace {
 constexpr std::uint32_t kSeed = 20240601;
 constexpr float kTopP = 0.9f;
 constexpr std::int64_t kItems = 32;   // logits per thread in the partial pass (64: slower)
+// The partial pass keeps a bit per logit of a thread in a uint and loads 4 at a time.
+static_assert(kItems <= 32 && kItems % 4 == 0);
 constexpr std::int64_t kMaxK = 64;    // the merge pass keeps the selection in shared memory
 constexpr std::int64_t kCpuChunk = 2048;
 
@@ -165,9 +167,10 @@ PERFGATE_KERNEL(sampling) {
       .valid([](const Params& p, Backend backend) {
         if (p["k"] < 1 || p["k"] > kMaxK || p["vocab"] < p["k"] || p["batch"] < 1) return false;
         if (backend == Backend::cpu) return true;
+        if (p["rounds"] < 1 || !valid_row_workgroup(p["wg"])) return false;  // before dividing by them
         const std::int64_t merge_items = (chunks(p, chunk_size(p, backend)) * p["k"] + p["wg"] - 1) / p["wg"];
         // The selection's threshold is the k-th largest of the threads' maxima: wg >= k.
-        return valid_row_workgroup(p["wg"]) && p["wg"] >= p["k"] && p["rounds"] >= 1 && merge_items <= 64;
+        return p["wg"] >= p["k"] && merge_items <= 64;
       })
       .buffers([](const Params& p) {
         const auto rows = std::size_t(p["batch"]), k = std::size_t(p["k"]);

@@ -12,8 +12,8 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 8;  // at most 32
 layout(constant_id = 2) const uint ROUNDS = 1;
-// Logits per load: 4 where every row starts 16-byte aligned (vocab % 4 == 0). A GPU's memory
-// system reaches its bandwidth with 16-byte loads, not with 4-byte ones (on an H100: ~2x).
+// Logits per load: 4 where every row starts 16-byte aligned (vocab % 4 == 0), else 1; a
+// quarter of the load instructions (on an H100 no faster yet: see docs/performance.md).
 layout(constant_id = 3) const uint VEC = 1;
 
 layout(push_constant) uniform Shape { uint vocab, k, chunks; } s;

@@ -1,5 +1,5 @@
 #version 450
-// Shared-memory reductions, for devices without subgroup arithmetic.
+// For devices without subgroup arithmetic: the same code as topk_partial.comp.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "topk_partial.glsl"

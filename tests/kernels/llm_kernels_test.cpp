@@ -103,6 +103,13 @@ TEST(KernelsCpu, CostModelsAreMinimalTraffic) {
   EXPECT_DOUBLE_EQ(kernel("softmax").cost_of(Params({{"rows", 2}, {"cols", 8}})).bytes(), 2 * 64.0);
 }
 
+TEST(KernelsCpu, SamplingRefusesZeroRoundsOrWorkgroup) {  // they divide the vocabulary
+  const KernelDef& k = kernel("sampling");
+  EXPECT_TRUE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 128}, {"rounds", 1}}), Backend::vulkan));
+  EXPECT_FALSE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 128}, {"rounds", 0}}), Backend::vulkan));
+  EXPECT_FALSE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 0}, {"rounds", 1}}), Backend::vulkan));
+}
+
 TEST(KernelsCpu, SamplingCheckRejectsAWrongTokenSetOrDraw) {
   const KernelDef& k = kernel("sampling");
   const Params p({{"vocab", 4096}, {"batch", 1}, {"k", 8}});
