@@ -35,6 +35,11 @@ TEST(MeasureSelection, GlobsNarrowAndUnknownsAreErrors) {
   bad_axis.kernel_glob = "copy";
   bad_axis.axes["tile"] = {16};
   EXPECT_THROW(select_cases(bad_axis), Error);
+  Selection no_valid_point;  // rounds=0 would divide the vocabulary by zero
+  no_valid_point.kernel_glob = "sampling";
+  no_valid_point.backends = {Backend::vulkan};
+  no_valid_point.axes["rounds"] = {0};
+  EXPECT_THROW(select_cases(no_valid_point), Error);
 }
 
 TEST(MeasureSelection, AxisOverrideAndCaseIdRoundTrip) {

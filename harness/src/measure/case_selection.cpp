@@ -125,6 +125,8 @@ std::vector<CaseSpec> select_cases(const Selection& selection) {
       throw Error("'" + selection.case_globs[g] + "' matches no case (perfgate list shows them)");
   for (const auto& [name, values] : selection.axes)
     if (!axes_used.count(name)) throw Error("--axis " + name + ": no selected kernel has this axis");
+  if (cases.empty() && !selection.axes.empty())
+    throw Error("the --axis values leave no valid case (each kernel's limits: perfgate list, docs/kernels.md)");
   return cases;
 }
 
