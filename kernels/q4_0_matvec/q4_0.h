@@ -4,6 +4,13 @@
 // element = (nibble - 8) * d.
 #include <cstdint>
 #include <cstring>
+#include <random>
+#include <span>
+#include <vector>
+
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
 
 #include "perfgate/buffers.h"
 
@@ -13,7 +20,12 @@ constexpr std::size_t kBlockWeights = 32;
 constexpr std::size_t kBlockBytes = 18;
 
 inline float scale(const std::uint8_t* block) {
-  return from_half(std::uint16_t(block[0] | (block[1] << 8)));
+  const auto bits = std::uint16_t(block[0] | (block[1] << 8));
+#if defined(__F16C__)
+  return _cvtsh_ss(bits);
+#else
+  return from_half(bits);
+#endif
 }
 
 inline int quant(const std::uint8_t* block, std::size_t element) {
@@ -50,6 +62,30 @@ inline void quantize(std::uint8_t* block, const float* x) {
     nibbles[j] = std::uint8_t(q > 15 ? 15 : q);
   }
   encode(block, to_half(d), nibbles);
+}
+
+// Random blocks: random nibbles and scales of either sign, |d| in [1/64, 1/8], so weights lie
+// within +-1 like a quantised layer's, and no random bytes make a NaN or infinite scale.
+template <class Rng> void fill_random(std::span<std::uint8_t> blocks, Rng& rng) {
+  std::uniform_real_distribution<float> magnitude(1.0f / 64, 1.0f / 8);
+  std::uint8_t nibbles[kBlockWeights];
+  for (std::size_t b = 0; b < blocks.size() / kBlockBytes; ++b) {
+    for (auto& n : nibbles) n = std::uint8_t(rng() & 0x0f);
+    const float d = (rng() & 1 ? 1.0f : -1.0f) * magnitude(rng);
+    encode(blocks.data() + b * kBlockBytes, to_half(d), nibbles);
+  }
+}
+
+// The float64 reference of a matrix-vector product over m rows of `blocks` blocks each:
+// y_i = sum_b term(block, b), `term` giving block b's contribution to its row.
+template <class Term>
+std::vector<double> reference_rows(std::span<const std::uint8_t> w, std::size_t m,
+                                   std::size_t blocks, Term term) {
+  std::vector<double> y(m);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t b = 0; b < blocks; ++b)
+      y[i] += term(w.data() + (i * blocks + b) * kBlockBytes, b);
+  return y;
 }
 
 }  // namespace perfgate::kernels::q4_0

@@ -4,10 +4,6 @@
 #include <bit>
 #include <random>
 
-#if defined(__F16C__)
-#include <immintrin.h>
-#endif
-
 #include "../softmax/row_plan.h"
 #include "perfgate/registry.h"
 #include "q4_0.h"
@@ -20,22 +16,13 @@ namespace {
 
 std::size_t blocks_per_row(const Params& p) { return std::size_t(p["k"]) / q4_0::kBlockWeights; }
 
-float half_to_float(const std::uint8_t* bytes) {
-  const auto bits = std::uint16_t(bytes[0] | (bytes[1] << 8));
-#if defined(__F16C__)
-  return _cvtsh_ss(bits);
-#else
-  return from_half(bits);
-#endif
-}
-
 // 16 lanes accumulate across blocks (no horizontal sum per block): lane j takes elements j
 // and j + 16 of every block.
 float row_dot(const std::uint8_t* __restrict row, const float* __restrict x, std::size_t blocks) {
   float lanes[16] = {};
   for (std::size_t b = 0; b < blocks; ++b, row += q4_0::kBlockBytes, x += q4_0::kBlockWeights) {
     const std::uint8_t* q = row + 2;
-    const float d = half_to_float(row);
+    const float d = q4_0::scale(row);
 #pragma omp simd
     for (int j = 0; j < 16; ++j)
       lanes[j] += d * (float((q[j] & 0x0f) - 8) * x[j] + float((q[j] >> 4) - 8) * x[j + 16]);
@@ -61,19 +48,10 @@ PERFGATE_KERNEL(q4_0_matvec) {
             {"x", ElementType::f32, k, BufferRole::input},
             {"y", ElementType::f32, m, BufferRole::output}};
       })
-      // Random nibbles and scales of either sign, |d| in [1/64, 1/8]: weights within +-1, like
-      // a quantised layer's, and never a NaN or infinite scale from random bytes.
-      .fill([](const Params& p, Buffers& buf, Rng& rng) {
-        std::uniform_real_distribution<float> magnitude(1.0f / 64, 1.0f / 8), input(-1.0f, 1.0f);
-        auto w = buf.get<std::uint8_t>("w");
-        std::uint8_t nibbles[q4_0::kBlockWeights];
-        for (std::size_t b = 0; b < w.size() / q4_0::kBlockBytes; ++b) {
-          for (auto& n : nibbles) n = std::uint8_t(rng() & 0x0f);
-          const float d = (rng() & 1 ? 1.0f : -1.0f) * magnitude(rng);
-          q4_0::encode(w.data() + b * q4_0::kBlockBytes, to_half(d), nibbles);
-        }
+      .fill([](const Params&, Buffers& buf, Rng& rng) {
+        q4_0::fill_random(buf.get<std::uint8_t>("w"), rng);
+        std::uniform_real_distribution<float> input(-1.0f, 1.0f);
         for (float& v : buf.get<float>("x")) v = input(rng);
-        (void)p;
       })
       .cost([](const Params& p) {
         const double m = double(p["m"]), k = double(p["k"]);
@@ -84,16 +62,13 @@ PERFGATE_KERNEL(q4_0_matvec) {
             const std::size_t blocks = blocks_per_row(p);
             auto w = in.get<std::uint8_t>("w");
             auto x = in.get<float>("x");
-            std::vector<double> y(static_cast<std::size_t>(p["m"]));
-            for (std::size_t i = 0; i < y.size(); ++i) {
+            auto y = q4_0::reference_rows(w, std::size_t(p["m"]), blocks,
+                                          [&](const std::uint8_t* block, std::size_t b) {
               double sum = 0;
-              for (std::size_t b = 0; b < blocks; ++b) {
-                const std::uint8_t* block = w.data() + (i * blocks + b) * q4_0::kBlockBytes;
-                for (std::size_t e = 0; e < q4_0::kBlockWeights; ++e)
-                  sum += double(q4_0::weight(block, e)) * x[b * q4_0::kBlockWeights + e];
-              }
-              y[i] = sum;
-            }
+              for (std::size_t e = 0; e < q4_0::kBlockWeights; ++e)
+                sum += double(q4_0::weight(block, e)) * x[b * q4_0::kBlockWeights + e];
+              return sum;
+            });
             return Expected{{"y", std::move(y)}};
           },
           1e-4,

@@ -1,10 +1,8 @@
 // y = W x with W in GGML Q4_0 blocks (see q4_0.h), x and y float32, for devices without
 // subgroup arithmetic (q4_0_matvec_rows.comp otherwise). One row per workgroup.
-// The row's blocks are 18 bytes apart, so per-thread block loads would be strided and narrow:
-// the workgroup first copies the row's words into shared memory with coalesced loads (ITEMS
-// per thread, all in flight together). Then thread t takes quant word t % 4 of block t / 4:
-// elements 4i..4i+3 (low nibbles) and 16+4i..19+4i (high), so the x loads of a subgroup are
-// contiguous too.
+// The workgroup stages the row's words in shared memory (q4_0_row_words.glsl), then thread t
+// takes quant word t % 4 of block t / 4: elements 4i..4i+3 (low nibbles) and 16+4i..19+4i
+// (high), so the x loads of a subgroup are contiguous too.
 #include "../softmax/workgroup_reduce.glsl"
 #include "q4_0_decode.glsl"
 
@@ -17,29 +15,13 @@ layout(std430, binding = 0) readonly buffer Weights { uint w[]; };
 layout(std430, binding = 1) readonly buffer Input { vec4 x[]; };
 layout(std430, binding = 2) writeonly buffer Output { float y[]; };
 
-shared uint row_words[ROW_WORDS + 1];
-
-// The 32 bits at a byte offset that is a multiple of 2.
-uint word_at(uint byte_offset) {
-  const uint i = byte_offset / 4;
-  return (byte_offset & 2u) == 0u ? row_words[i] : (row_words[i] >> 16) | (row_words[i + 1] << 16);
-}
+#include "q4_0_row_words.glsl"
 
 void main() {
   const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
   if (row >= s.m) return;  // uniform per workgroup
   const uint blocks = s.k / 32, base = row * ROW_WORDS, lid = gl_LocalInvocationID.x;
-  uint staged[ITEMS];
-  for (uint j = 0; j < ITEMS; ++j) {
-    const uint i = lid + j * gl_WorkGroupSize.x;
-    staged[j] = i < ROW_WORDS ? w[base + i] : 0u;
-  }
-  for (uint j = 0; j < ITEMS; ++j) {
-    const uint i = lid + j * gl_WorkGroupSize.x;
-    if (i < ROW_WORDS) row_words[i] = staged[j];
-  }
-  if (lid == 0) row_words[ROW_WORDS] = 0u;  // word_at may read one past a block's end
-  barrier();
+  stage_row(base);
   float sum = 0.0;
   for (uint t = lid; t < blocks * 4; t += gl_WorkGroupSize.x) {
     const uint b = t / 4, i = t % 4;

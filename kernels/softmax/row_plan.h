@@ -67,14 +67,15 @@ inline DeviceLimits without_subgroups(DeviceLimits limits) {
 // each x load serves both rows, one subgroupAdd per row, no barrier), where fits_subgroup_rows.
 // A row is `units` loads of x, spread over the lanes up to 8 per lane per step.
 inline Dispatch subgroup_rows_dispatch(const std::string& kernel, const Params& p,
-                                       const DeviceLimits& limits, std::int64_t units) {
+                                       const DeviceLimits& limits, std::int64_t units,
+                                       std::vector<std::string> bindings = {"w", "x", "y"}) {
   const std::int64_t sg = limits.subgroup_size, wg = p["wg"];
   constexpr std::int64_t kRows = 2, kMaxItems = 8;  // the best of 1/2/4 x 4/8/16 on an H100
   const std::int64_t rows_per_group = kRows * (wg / sg);
   return row_dispatch(kernel + "/" + kernel + "_rows", limits, wg,
                       std::uint32_t(std::clamp<std::int64_t>((units + sg - 1) / sg, 1, kMaxItems)),
                       (p["m"] + rows_per_group - 1) / rows_per_group,
-                      {std::uint32_t(p["m"]), std::uint32_t(p["k"])}, {"w", "x", "y"}, kernel,
+                      {std::uint32_t(p["m"]), std::uint32_t(p["k"])}, std::move(bindings), kernel,
                       {std::uint32_t(kRows)});
 }
 

@@ -130,7 +130,7 @@ TEST(KernelsCpu, SamplingCheckRejectsAWrongTokenSetOrDraw) {
 
 // Every default point of every LLM kernel on Vulkan, with and without subgroup arithmetic.
 const std::vector<std::string> kLlmKernels = {
-    "matmul", "f16_matvec", "q4_0_matvec", "softmax", "rmsnorm", "layernorm",
+    "matmul", "f16_matvec", "q4_0_matvec", "q4_0_q8_matvec", "softmax", "rmsnorm", "layernorm",
     "attention_qkv", "attention_scores", "attention_softmax", "attention_weighted_sum",
     "attention_output", "attention_layer", "sampling"};
 
@@ -178,6 +178,7 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
     DeviceLimits limits;  // llvmpipe-like
     limits.subgroup_size = 8;
     limits.subgroup_arithmetic = subgroups;
+    limits.integer_dot_product = subgroups;
     limits.max_workgroup_invocations = 1024;
     limits.max_shared_memory_bytes = 32768;
     for (const auto& name : kLlmKernels) {

@@ -93,6 +93,8 @@ TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
   const std::vector<ShaderCase> cases = {
       {"q4_0_matvec", Params({{"m", 37}, {"k", 256}, {"wg", 64}})},
       {"q4_0_matvec", Params({{"m", 130}, {"k", 1088}, {"wg", 128}})},
+      {"q4_0_q8_matvec", Params({{"m", 37}, {"k", 256}, {"wg", 64}})},
+      {"q4_0_q8_matvec", Params({{"m", 130}, {"k", 1088}, {"wg", 128}})},
       {"f16_matvec", Params({{"m", 37}, {"k", 264}, {"wg", 64}})},
       {"sampling", Params({{"vocab", 5000}, {"batch", 3}, {"k", 40}, {"wg", 128}, {"rounds", 1}})},
       {"sampling", Params({{"vocab", 4100}, {"batch", 2}, {"k", 40}, {"wg", 128}, {"rounds", 1}})},

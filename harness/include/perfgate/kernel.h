@@ -41,6 +41,7 @@ struct Axis {
 struct DeviceLimits {
   std::uint32_t subgroup_size = 1;
   bool subgroup_arithmetic = false;  // and shuffles: the suite's subgroup shaders use both
+  bool integer_dot_product = false;  // OpSDot of packed 8-bit vectors (DP4A on NVIDIA)
   std::uint32_t max_workgroup_invocations = 128;
   std::uint32_t max_shared_memory_bytes = 16384;
   std::uint64_t max_storage_buffer_range = 1ull << 27;

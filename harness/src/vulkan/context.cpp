@@ -116,10 +116,15 @@ PhysicalDeviceInfo query(VkPhysicalDevice handle, int index) {
 
   if (vulkan12) {
     VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR dot{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES_KHR};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     features.pNext = &features12;
+    const bool has_dot = has_extension(extensions, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME);
+    if (has_dot) features12.pNext = &dot;
     vkGetPhysicalDeviceFeatures2(handle, &features);
     info.host_query_reset = features12.hostQueryReset == VK_TRUE;
+    info.integer_dot_product = has_dot && dot.shaderIntegerDotProduct == VK_TRUE;
   }
   vkGetPhysicalDeviceMemoryProperties(handle, &info.memory);
 
@@ -235,6 +240,14 @@ Context::Context(const std::string& selector) {
     VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     features12.hostQueryReset = VK_TRUE;
     std::vector<const char*> extensions;
+    // Packed 8-bit dot products (OpSDot), for the shaders of 8-bit activations.
+    VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR dot{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES_KHR};
+    if (info_.integer_dot_product) {
+      extensions.push_back(VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME);
+      dot.shaderIntegerDotProduct = VK_TRUE;
+      features12.pNext = &dot;
+    }
     // The spec requires enabling VK_KHR_portability_subset wherever a device offers it.
     if (has_extension(device_extensions(info_.handle), "VK_KHR_portability_subset"))
       extensions.push_back("VK_KHR_portability_subset");
@@ -269,6 +282,7 @@ DeviceLimits Context::kernel_limits() const {
                                           VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
   d.subgroup_arithmetic = (info_.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                           (info_.subgroup.supportedOperations & used) == used;
+  d.integer_dot_product = info_.integer_dot_product;
   d.max_workgroup_invocations = std::min(l.maxComputeWorkGroupInvocations, l.maxComputeWorkGroupSize[0]);
   d.max_shared_memory_bytes = l.maxComputeSharedMemorySize;
   d.max_storage_buffer_range = l.maxStorageBufferRange;
