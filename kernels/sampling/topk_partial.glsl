@@ -40,20 +40,28 @@ float token_of(uint round, uint i) {
   return float(round_first(round) + VEC * (gl_WorkGroupSize.x * (i / VEC) + gl_LocalInvocationID.x) + i % VEC);
 }
 
+// The next round's logits: loaded while the current one (val[]) is appended, so a workgroup's
+// loads overlap its own selection, not only other workgroups'.
+float next_val[ITEMS];
+
 void load_round(uint round) {
   const uint first = round_first(round) + VEC * gl_LocalInvocationID.x, row_base = gl_WorkGroupID.y * s.vocab;
   [[unroll]] for (uint i = 0; i < ITEMS; i += VEC) {
     const uint t = first + i * gl_WorkGroupSize.x;  // t % VEC == 0 and vocab % VEC == 0
     if (VEC == 4) {
       const vec4 v = t < s.vocab ? logits4[(row_base + t) / 4] : vec4(NEG_INF);
-      val[i] = v.x;
-      val[i + 1] = v.y;
-      val[i + 2] = v.z;
-      val[i + 3] = v.w;
+      next_val[i] = v.x;
+      next_val[i + 1] = v.y;
+      next_val[i + 2] = v.z;
+      next_val[i + 3] = v.w;
     } else {
-      val[i] = t < s.vocab ? logits[row_base + t] : NEG_INF;
+      next_val[i] = t < s.vocab ? logits[row_base + t] : NEG_INF;
     }
   }
+}
+
+void take_round() {
+  [[unroll]] for (uint i = 0; i < ITEMS; ++i) val[i] = next_val[i];
 }
 
 // Padding (past the vocabulary) is NEG_INF, so it never survives either.
@@ -116,11 +124,13 @@ void main() {
   const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
   if (lid == 0) kept_count = 0u;
   load_round(0);
+  take_round();
   float cut = maxima_threshold(s.k);  // its barriers also publish kept_count
   for (uint round = 0; round < ROUNDS; ++round) {
+    if (round + 1 < ROUNDS) load_round(round + 1);  // in flight while this round is appended
     cut = append_survivors(round, cut);
-    if (round + 1 < ROUNDS) load_round(round + 1);  // in flight across the barrier
     barrier();  // every thread has read kept_count before the next round adds to it
+    take_round();
   }
   const uint n = kept_count, out_base = (gl_WorkGroupID.y * s.chunks + gl_WorkGroupID.x) * s.k;
   for (uint e = lid; e < n; e += wg) {
