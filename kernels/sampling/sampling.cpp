@@ -34,10 +34,19 @@ std::int64_t chunk_size(const Params& p, Backend backend) {
   return backend == Backend::cpu ? kCpuChunk : p["rounds"] * p["wg"] * kItems;
 }
 std::int64_t chunks(const Params& p, std::int64_t chunk) { return (p["vocab"] + chunk - 1) / chunk; }
-// The scratch holds candidates for the larger of the two backends' chunk counts.
-std::int64_t max_chunks(const Params& p) {
-  const std::int64_t smallest = p.has("wg") ? std::min(kCpuChunk, chunk_size(p, Backend::vulkan)) : kCpuChunk;
-  return chunks(p, smallest);
+// Candidate slots per chunk: the CPU writes its chunk's k best; the Vulkan partial pass writes
+// whatever passed its threshold, unranked, when that fits 2 k slots (the merge selects), and
+// only ranks and cuts to k when more survived. (4 k: a slower merge at batch 64 on an H100.)
+std::int64_t slots_per_chunk(const Params& p, Backend backend) {
+  return backend == Backend::cpu ? p["k"] : 2 * p["k"];
+}
+std::int64_t candidates_per_row(const Params& p, Backend backend) {
+  return chunks(p, chunk_size(p, backend)) * slots_per_chunk(p, backend);
+}
+// The scratch holds the candidates of whichever backend writes more.
+std::int64_t max_candidates_per_row(const Params& p) {
+  const std::int64_t cpu = candidates_per_row(p, Backend::cpu);
+  return p.has("wg") ? std::max(cpu, candidates_per_row(p, Backend::vulkan)) : cpu;
 }
 
 // The row's uniform number in [0, 1): the PCG hash of topk_merge.glsl.
@@ -171,13 +180,13 @@ PERFGATE_KERNEL(sampling) {
         if (p["k"] < 1 || p["k"] > kMaxK || p["vocab"] < p["k"] || p["batch"] < 1) return false;
         if (backend == Backend::cpu) return true;
         if (p["rounds"] < 1 || !valid_row_workgroup(p["wg"])) return false;  // before dividing by them
-        const std::int64_t merge_items = (chunks(p, chunk_size(p, backend)) * p["k"] + p["wg"] - 1) / p["wg"];
+        const std::int64_t merge_items = (candidates_per_row(p, backend) + p["wg"] - 1) / p["wg"];
         // The selection's threshold is the k-th largest of the threads' maxima: wg >= k.
         return p["wg"] >= p["k"] && merge_items <= 64;
       })
       .buffers([](const Params& p) {
         const auto rows = std::size_t(p["batch"]), k = std::size_t(p["k"]);
-        const auto candidates = rows * std::size_t(max_chunks(p)) * k;
+        const auto candidates = rows * std::size_t(max_candidates_per_row(p));
         return std::vector<BufferSpec>{
             {"logits", ElementType::f32, rows * std::size_t(p["vocab"]), BufferRole::input},
             {"cand_val", ElementType::f32, candidates, BufferRole::scratch},
@@ -260,15 +269,19 @@ PERFGATE_KERNEL(sampling) {
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         const std::int64_t wg = p["wg"], nchunks = chunks(p, chunk_size(p, Backend::vulkan));
-        const auto merge_items = std::uint32_t((nchunks * p["k"] + wg - 1) / wg);
-        Dispatch partial = row_dispatch("sampling/topk_partial", limits, wg, std::uint32_t(kItems), 1,
-                                        {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks)},
+        const auto candidates = std::uint32_t(candidates_per_row(p, Backend::vulkan));
+        const auto merge_items = std::uint32_t((candidates + wg - 1) / wg);
+        // The partial pass's subgroup threshold shuffles across whole subgroups only.
+        const DeviceLimits partial_limits = wg % limits.subgroup_size == 0 ? limits : without_subgroups(limits);
+        Dispatch partial = row_dispatch("sampling/topk_partial", partial_limits, wg, std::uint32_t(kItems), 1,
+                                        {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks),
+                                         std::uint32_t(slots_per_chunk(p, Backend::vulkan))},
                                         {"logits", "cand_val", "cand_tok"}, "partial",
                                         {std::uint32_t(p["rounds"]), p["vocab"] % 4 == 0 ? 4u : 1u});
         partial.groups = {std::uint32_t(nchunks), std::uint32_t(p["batch"]), 1};
         Dispatch merge = row_dispatch(
             "sampling/topk_merge", limits, wg, merge_items, p["batch"],
-            {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks), kSeed,
+            {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), candidates, kSeed,
              std::bit_cast<std::uint32_t>(kTopP)},
             {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge",
             {std::uint32_t(kMaxK)});

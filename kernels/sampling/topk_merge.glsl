@@ -7,7 +7,7 @@
 layout(constant_id = 1) const uint ITEMS = 8;
 layout(constant_id = 2) const uint MAX_K = 64;
 
-layout(push_constant) uniform Shape { uint vocab, k, chunks, seed; float top_p; } s;
+layout(push_constant) uniform Shape { uint vocab, k, candidates, seed; float top_p; } s;
 
 layout(std430, binding = 0) readonly buffer CandidateValues { float cand_val[]; };
 layout(std430, binding = 1) readonly buffer CandidateTokens { uint cand_tok[]; };
@@ -38,7 +38,7 @@ float uniform01(uint seed, uint row) {
 
 void main() {
   const uint row = gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
-  const uint n = s.chunks * s.k, base = row * n;
+  const uint n = s.candidates, base = row * n;  // per row: the chunks' slots, some padding
   for (uint i = 0; i < ITEMS; ++i) {
     const uint c = i * gl_WorkGroupSize.x + lid;
     const uint t = c < n ? cand_tok[base + c] : 0xffffffffu;

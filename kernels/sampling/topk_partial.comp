@@ -1,6 +1,9 @@
 #version 450
-// The same code as topk_partial_shared.comp: the partial pass takes no reductions; both
-// exist because every row kernel has the two variants (see ../softmax/row_plan.h).
+// With subgroup arithmetic: the first threshold by subgroup shuffles (topk_partial.glsl).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#define SUBGROUP
 #include "topk_partial.glsl"

@@ -1,5 +1,5 @@
 #version 450
-// For devices without subgroup arithmetic: the same code as topk_partial.comp.
+// For devices without subgroup arithmetic: the first threshold by ranking the thread maxima.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #include "topk_partial.glsl"

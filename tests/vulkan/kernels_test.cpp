@@ -130,19 +130,28 @@ TEST(VulkanKernels, SamplingSelectsTheTopKOfAdversarialRows) {
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
   const KernelDef* sampling = find_kernel("sampling");
   ASSERT_NE(sampling, nullptr);
-  const Params params({{"vocab", 9000}, {"batch", 3}, {"k", 40}, {"wg", 64}, {"rounds", 3}});
-  ASSERT_TRUE(sampling->is_valid(params, Backend::vulkan));
-  Buffers host(sampling->buffer_specs(params));
-  Rng rng(3);
-  sampling->fill_inputs(params, host, rng);
-  auto logits = host.get<float>("logits");
-  for (std::size_t t = 0; t < 9000; ++t) {
-    logits[t] = 1.5f;                                             // row 0: equal
-    logits[9000 + t] = float(t) * 1e-3f;                          // row 1: ascending
-    logits[18000 + t] = std::round(logits[18000 + t] / 2) * 2;    // row 2: a few levels
+  auto context = std::make_shared<vk::Context>("");
+  for (bool subgroups : {false, true}) {
+    DeviceLimits limits = context->kernel_limits();
+    if (subgroups && !limits.subgroup_arithmetic) continue;
+    limits.subgroup_arithmetic = subgroups;
+    for (std::int64_t rounds : {1, 3}) {  // one round: survivors cut at the end; three: after the first too
+      const Params params({{"vocab", 9000}, {"batch", 3}, {"k", 40}, {"wg", 64}, {"rounds", rounds}});
+      SCOPED_TRACE(params.id() + (subgroups ? " subgroups" : " shared"));
+      ASSERT_TRUE(sampling->is_valid(params, Backend::vulkan));
+      Buffers host(sampling->buffer_specs(params));
+      Rng rng(3);
+      sampling->fill_inputs(params, host, rng);
+      auto logits = host.get<float>("logits");
+      for (std::size_t t = 0; t < 9000; ++t) {
+        logits[t] = 1.5f;                                             // row 0: equal
+        logits[9000 + t] = float(t) * 1e-3f;                          // row 1: ascending
+        logits[18000 + t] = std::round(logits[18000 + t] / 2) * 2;    // row 2: a few levels
+      }
+      vk::VulkanCase prepared(context, *sampling, params, sampling->buffer_specs(params), limits, 1 << 20);
+      check_case(prepared, *sampling, params, host);
+    }
   }
-  auto prepared = device->prepare(*sampling, params, host);
-  check_case(*prepared, *sampling, params, host);
 }
 
 TEST(VulkanKernels, BuffersOverTheDeviceLimitsAreRefused) {
