@@ -42,8 +42,11 @@ inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limi
   d.specialization = {std::uint32_t(wg), items};
   d.specialization.insert(d.specialization.end(), more.begin(), more.end());
   d.push_constants = std::move(push_constants);
-  const auto n = std::uint32_t(rows);
-  d.groups = {std::min(n, 65535u), (n + 65534) / 65535, 1};  // rows beyond 65535 go to y
+  // Beyond 65535 workgroups (a grid dimension's guaranteed limit) the rows go to y as well,
+  // split evenly: 65536 rows as 32768 x 2, not 65535 x 2 with half the workgroups empty (the
+  // shaders index rows by x + y * width and return past the last).
+  const auto n = std::uint32_t(rows), y = (n + 65534) / 65535;
+  d.groups = {(n + y - 1) / y, y, 1};
   d.stage = std::move(stage);
   return d;
 }

@@ -190,6 +190,26 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
   }
 }
 
+// A plan of more rows than a grid dimension holds (65535 workgroups) spreads them evenly over
+// x and y, so few workgroups of the grid are empty.
+TEST(KernelsVulkanPlan, RowsBeyondOneGridDimensionSplitEvenly) {
+  DeviceLimits limits;
+  limits.subgroup_size = 32;
+  limits.subgroup_arithmetic = true;
+  limits.integer_dot_product = true;  // the subgroup-rows shader: 2 rows per wg=32 workgroup
+  limits.max_workgroup_invocations = 1024;
+  limits.max_shared_memory_bytes = 49152;
+  for (std::int64_t m : {65535 * 2, 65536 * 2, 65535 * 6 + 2}) {
+    const Params p({{"m", m}, {"k", 4096}, {"wg", 32}});
+    const auto groups = kernel("q4_0_q8_matvec").vulkan_plan(p, limits).dispatches[0].groups;
+    const std::uint64_t needed = std::uint64_t(m) / 2, launched = std::uint64_t(groups[0]) * groups[1];
+    SCOPED_TRACE(m);
+    EXPECT_LE(groups[0], 65535u);
+    EXPECT_GE(launched, needed);
+    EXPECT_LT(launched - needed, groups[1]);  // at most one short row of the grid
+  }
+}
+
 // The matrix-vector products take their subgroup-per-rows shader only where whole subgroups fit
 // the workgroup (and, for Q4_0, 8 lanes divide the subgroup); otherwise the workgroup-per-row
 // one, so the default wg=32 works on 64-lane subgroups too.
