@@ -8,12 +8,12 @@
 // little looser than the k-th largest of all the maxima, but no loop over the workgroup's
 // maxima in shared memory: on an H100, 22 -> 17 us at batch 64); without, the k-th largest of
 // all the maxima (topk_select.glsl). Either way at least k logits are at or above it. The
-// survivors are appended to a shared buffer; when it overflows, it is cut to its k best and the
-// threshold rises to the k-th of them. With several rounds the buffer is cut to k after the
-// first, so the later rounds compare against the chunk's best so far. At the end the survivors
-// are written unranked if they fit the slots, else cut to k first. Correct for any input (equal
-// or ascending logits overflow again and again), only slower. A logit of -inf is masked: never
-// a candidate.
+// survivors of every round are appended to a shared buffer of 2 wg entries; when it overflows,
+// it is cut to its k best (every entry ranked against every other) and the threshold rises to
+// the k-th of them. At the end the survivors are written unranked if they fit the slots
+// (2 wg with several rounds: no cut unless the buffer overflowed), else cut to k first. Correct
+// for any input (equal or ascending logits overflow again and again), only slower. A logit of
+// -inf is masked: never a candidate.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 8;  // at most 32
 layout(constant_id = 2) const uint ROUNDS = 1;
@@ -164,8 +164,6 @@ void main() {
     if (round + 1 < ROUNDS) load_round(round + 1);  // in flight while this round is appended
     cut = append_survivors(round, cut);
     barrier();  // every thread has read kept_count before the next round adds to it
-    // The first round's k best raise the cut for the later ones.
-    if (round == 0 && ROUNDS > 1 && kept_count > s.k) cut = cut_kept_to_k(kept_count);
     take_round();
   }
   uint n = kept_count;  // the same for every thread: nothing writes it now
