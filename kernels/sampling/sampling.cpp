@@ -274,16 +274,24 @@ PERFGATE_KERNEL(sampling) {
         const std::int64_t wg = p["wg"], nchunks = chunks(p, chunk_size(p, Backend::vulkan));
         const auto candidates = std::uint32_t(candidates_per_row(p, Backend::vulkan));
         const auto merge_items = std::uint32_t((candidates + wg - 1) / wg);
-        // The partial pass's subgroup threshold shuffles across whole subgroups only.
-        const DeviceLimits partial_limits = wg % limits.subgroup_size == 0 ? limits : without_subgroups(limits);
-        Dispatch partial = row_dispatch("sampling/topk_partial", partial_limits, wg, std::uint32_t(kItems), 1,
+        // The subgroup thresholds (topk_select.glsl) shuffle across whole subgroups only, and
+        // narrow subgroups make them loose (llvmpipe's 8 lanes: the merge falls back to k rounds
+        // of argmax, 5x slower): elsewhere the shared-memory variants.
+        const std::int64_t sg = limits.subgroup_size;
+        const DeviceLimits variant = wg % sg == 0 && sg >= 32 ? limits : without_subgroups(limits);
+        Dispatch partial = row_dispatch("sampling/topk_partial", variant, wg, std::uint32_t(kItems), 1,
                                         {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks),
                                          std::uint32_t(slots_per_chunk(p, Backend::vulkan))},
                                         {"logits", "cand_val", "cand_tok"}, "partial",
                                         {std::uint32_t(p["rounds"]), p["vocab"] % 4 == 0 ? 4u : 1u});
         partial.groups = {std::uint32_t(nchunks), std::uint32_t(p["batch"]), 1};
+        // The merge's subgroup threshold is looser than ranking all its threads' maxima: faster
+        // over one round's 2k slots per chunk (H100, batch 1: 14.0 -> 12.0 us), but over several
+        // rounds' full buffers so many strong candidates pass it that the merge falls back to
+        // k rounds of argmax (5-10x slower): the shared-memory merge there.
+        const DeviceLimits merge_variant = p["rounds"] == 1 ? variant : without_subgroups(limits);
         Dispatch merge = row_dispatch(
-            "sampling/topk_merge", limits, wg, merge_items, p["batch"],
+            "sampling/topk_merge", merge_variant, wg, merge_items, p["batch"],
             {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), candidates, kSeed,
              std::bit_cast<std::uint32_t>(kTopP)},
             {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge",

@@ -2,18 +2,14 @@
 // wg * ITEMS logits, and writes the candidates that may be among the row's k largest, with
 // their token indices, to its `slots` candidate slots; the merge pass selects from them.
 //
-// One threshold per chunk drops almost every logit with one comparison. It comes from the
-// first round's thread maxima: with subgroup arithmetic (SUBGROUP defined), the minimum over
-// subgroups of each one's c-th largest maximum, c = ceil(k / subgroups), ranked by shuffles (a
-// little looser than the k-th largest of all the maxima, but no loop over the workgroup's
-// maxima in shared memory: on an H100, 22 -> 17 us at batch 64); without, the k-th largest of
-// all the maxima (topk_select.glsl). Either way at least k logits are at or above it. The
-// survivors of every round are appended to a shared buffer of 2 wg entries; when it overflows,
-// it is cut to its k best (every entry ranked against every other) and the threshold rises to
-// the k-th of them. At the end the survivors are written unranked if they fit the slots
-// (2 wg with several rounds: no cut unless the buffer overflowed), else cut to k first. Correct
-// for any input (equal or ascending logits overflow again and again), only slower. A logit of
-// -inf is masked: never a candidate.
+// One threshold per chunk, from the first round's thread maxima (maxima_threshold,
+// topk_select.glsl), has at least k logits at or above it, so one comparison drops almost every
+// logit. The survivors of every round are appended to a shared buffer of 2 wg entries; when it
+// overflows, it is cut to its k best (every entry ranked against every other) and the threshold
+// rises to the k-th of them. At the end the survivors are written unranked if they fit the
+// slots (2 wg with several rounds: no cut unless the buffer overflowed), else cut to k first.
+// Correct for any input (equal or ascending logits overflow again and again), only slower. A
+// logit of -inf is masked: never a candidate.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 8;  // at most 32
 layout(constant_id = 2) const uint ROUNDS = 1;
@@ -99,33 +95,6 @@ float cut_kept_to_k(uint n) {
   return threshold;
 }
 
-#ifdef SUBGROUP
-shared float subgroup_cut[gl_WorkGroupSize.x];
-
-// The minimum over subgroups of each one's c-th largest thread maximum, c = ceil(k / subgroups)
-// (<= the subgroup size, since k <= wg): at least c * subgroups >= k values are at or above it.
-// Each lane ranks its maximum against the subgroup's by shuffles (independent, so pipelined),
-// ties to the lower lane. Needs whole subgroups. Ends with a barrier.
-float first_threshold(uint k) {
-  float mine = NEG_INF;
-  [[unroll]] for (uint i = 0; i < ITEMS; ++i) mine = max(mine, val[i]);
-  const uint c = (k + gl_NumSubgroups - 1u) / gl_NumSubgroups, lane = gl_SubgroupInvocationID;
-  uint rank = 0u;
-  for (uint j = 0; j < gl_SubgroupSize; ++j) {
-    const float other = subgroupShuffle(mine, j);
-    rank += uint(other > mine || (other == mine && j < lane));
-  }
-  const float cut = subgroupMax(rank == c - 1u ? mine : NEG_INF);  // ranks are a permutation
-  if (subgroupElect()) subgroup_cut[gl_SubgroupID] = cut;
-  barrier();
-  float lowest = POS_INF;
-  for (uint i = 0; i < gl_NumSubgroups; ++i) lowest = min(lowest, subgroup_cut[i]);
-  return lowest;
-}
-#else
-float first_threshold(uint k) { return maxima_threshold(k); }
-#endif
-
 // Appends this thread's survivors of the round to the buffer, cutting it as often as it
 // overflows; `pending` marks the survivors not yet appended (bit i: val[i]; ITEMS <= 32).
 // Returns after a barrier. Every loop over val[] is unrolled: an indexed val[] would live in
@@ -159,7 +128,7 @@ void main() {
   if (lid == 0) kept_count = 0u;
   load_round(0);
   take_round();
-  float cut = first_threshold(s.k);  // its barrier also publishes kept_count
+  float cut = maxima_threshold(s.k);  // its barrier also publishes kept_count
   for (uint round = 0; round < ROUNDS; ++round) {
     if (round + 1 < ROUNDS) load_round(round + 1);  // in flight while this round is appended
     cut = append_survivors(round, cut);
