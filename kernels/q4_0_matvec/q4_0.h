@@ -64,6 +64,13 @@ inline void quantize(std::uint8_t* block, const float* x) {
   encode(block, to_half(d), nibbles);
 }
 
+// A row of k weights (k a multiple of 64) is whole 32-bit words, 9 per pair of blocks: what the
+// workgroup-per-row shaders stage in shared memory, and their specialization constant.
+inline std::int64_t row_words(std::int64_t k) { return 9 * k / 64; }
+inline std::vector<std::uint32_t> row_words_constant(std::int64_t k) {
+  return {std::uint32_t(row_words(k))};
+}
+
 // Random blocks: random nibbles and scales of either sign, |d| in [1/64, 1/8], so weights lie
 // within +-1 like a quantised layer's, and no random bytes make a NaN or infinite scale.
 template <class Rng> void fill_random(std::span<std::uint8_t> blocks, Rng& rng) {

@@ -38,9 +38,7 @@ PERFGATE_KERNEL(q4_0_matvec) {
   KernelDef def = matvec_kernel("q4_0_matvec",
                        "y = W x, W m x k in GGML Q4_0 (18 bytes per 32 weights), fused dequantisation",
                        64, 32, "q4_0_matvec/q4_0_matvec",  // k: rows of whole words
-                       // The row's words, staged in shared memory (9 per pair of blocks).
-                       [](std::int64_t k) { return 9 * k / 64; },
-                       [](std::int64_t k) { return std::vector<std::uint32_t>{std::uint32_t(9 * k / 64)}; })
+                       q4_0::row_words, q4_0::row_words_constant)
       .buffers([](const Params& p) {
         const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]);
         return std::vector<BufferSpec>{

@@ -93,17 +93,10 @@ void quantise_input(std::span<std::int8_t> xq, std::span<float> xd, Rng& rng) {
 }  // namespace
 
 PERFGATE_KERNEL(q4_0_q8_matvec) {
-  // The workgroup-per-row shader stages a row's words in shared memory (9 per pair of blocks).
-  const auto row_words = [](std::int64_t k) { return 9 * k / 64; };
-  return KernelDef(kName)
-      .describe("y = W x, W m x k in GGML Q4_0, x in 8-bit blocks (Q8): integer dot products")
-      .axis("m", {2560, 4096})
-      .axis("k", {2560, 4096})
-      .axis("wg", {32}, {Backend::vulkan})
-      .valid([](const Params& p, Backend backend) {
-        if (p["m"] < 1 || p["k"] < 64 || p["k"] % 64) return false;  // whole pairs of blocks
-        return backend == Backend::cpu || valid_row_workgroup(p["wg"]);
-      })
+  KernelDef def = matvec_kernel(kName,
+                       "y = W x, W m x k in GGML Q4_0, x in 8-bit blocks (Q8): integer dot products",
+                       64, 32, "q4_0_q8_matvec/q4_0_q8_matvec",  // k: whole pairs of blocks
+                       q4_0::row_words, q4_0::row_words_constant, {"w", "xq", "xd", "y"})
       .buffers([](const Params& p) {
         const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]), blocks = blocks_per_row(p);
         return std::vector<BufferSpec>{
@@ -151,18 +144,13 @@ PERFGATE_KERNEL(q4_0_q8_matvec) {
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < m; ++i)
           y[i] = row_dot(w + std::size_t(i) * blocks * q4_0::kBlockBytes, xq, xd, bias.data(), blocks);
-      })
-      // A subgroup per 2 rows with packed dot products where the device has both; else a
-      // workgroup per row with the dot products unpacked (q4_0_q8_matvec_shared.comp).
-      .vulkan([row_words](const Params& p, const DeviceLimits& limits) {
-        const std::vector<std::string> bindings{"w", "xq", "xd", "y"};
-        if (limits.integer_dot_product && fits_subgroup_rows(p, limits, 8))
-          return VulkanPlan{{subgroup_rows_dispatch(kName, p, limits, p["k"] / 8, bindings)}};
-        const std::string shader = std::string(kName) + "/" + kName;
-        const auto words = row_words(p["k"]);
-        return VulkanPlan{{row_dispatch(shader, without_subgroups(limits), p["wg"],
-                                        items_per_thread(words, p["wg"], shader), p["m"],
-                                        {std::uint32_t(p["m"]), std::uint32_t(p["k"])}, bindings,
-                                        kName, {std::uint32_t(words)})}};
       });
+  // A subgroup per 2 rows with packed dot products where the device has both; else a
+  // workgroup per row with the dot products unpacked (q4_0_q8_matvec_shared.comp).
+  const KernelDef generic = def;
+  return def.vulkan([generic](const Params& p, const DeviceLimits& limits) {
+    if (!limits.integer_dot_product || !fits_subgroup_rows(p, limits, 8))
+      return generic.vulkan_plan(p, without_subgroups(limits));
+    return VulkanPlan{{subgroup_rows_dispatch(kName, p, limits, p["k"] / 8, {"w", "xq", "xd", "y"})}};
+  });
 }

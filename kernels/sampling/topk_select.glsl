@@ -15,7 +15,6 @@
 #define NEG_INF (-uintBitsToFloat(0x7f800000u))
 #define POS_INF uintBitsToFloat(0x7f800000u)
 
-shared float thread_max[gl_WorkGroupSize.x];
 shared float threshold;
 shared float survivor_val[gl_WorkGroupSize.x];
 shared float survivor_tok[gl_WorkGroupSize.x];
@@ -62,6 +61,8 @@ float maxima_threshold(uint k) {
   return total >= k ? lowest : NEG_INF;
 }
 #else
+shared float thread_max[gl_WorkGroupSize.x];
+
 // The k-th largest of the threads' maxima of val[] (ties to the lower thread), k <= wg: at
 // least k of the workgroup's values are at or above it. Between two barriers.
 float maxima_threshold(uint k) {

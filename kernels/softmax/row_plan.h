@@ -99,12 +99,13 @@ inline KernelDef row_kernel(std::string name, std::string description) {
 
 // The common part of a matrix-vector kernel (one row of W per workgroup): m x k, k a multiple
 // of `k_multiple` (whole vector loads), the workgroup size on Vulkan, and its dispatch of
-// "<folder>/<stem>" with bindings w, x, y; a row is `loads_per_row(k)` vector loads, and
-// `more(k)` is appended to the specialization constants.
+// "<folder>/<stem>" with `bindings` (W, the input(s), y); a row is `loads_per_row(k)` vector
+// loads, and `more(k)` is appended to the specialization constants.
 inline KernelDef matvec_kernel(std::string name, std::string description, std::int64_t k_multiple,
                                std::int64_t wg, std::string shader,
                                std::int64_t (*loads_per_row)(std::int64_t),
-                               std::vector<std::uint32_t> (*more)(std::int64_t)) {
+                               std::vector<std::uint32_t> (*more)(std::int64_t),
+                               std::vector<std::string> bindings = {"w", "x", "y"}) {
   return KernelDef(std::move(name))
       .describe(std::move(description))
       .axis("m", {2560, 4096})
@@ -114,11 +115,11 @@ inline KernelDef matvec_kernel(std::string name, std::string description, std::i
         if (p["m"] < 1 || p["k"] < k_multiple || p["k"] % k_multiple) return false;
         return backend == Backend::cpu || valid_row_workgroup(p["wg"]);
       })
-      .vulkan([shader, loads_per_row, more](const Params& p, const DeviceLimits& limits) {
+      .vulkan([shader, loads_per_row, more, bindings](const Params& p, const DeviceLimits& limits) {
         const auto items = items_per_thread(loads_per_row(p["k"]), p["wg"], shader);
         return VulkanPlan{{row_dispatch(shader, limits, p["wg"], items, p["m"],
                                         {std::uint32_t(p["m"]), std::uint32_t(p["k"])},
-                                        {"w", "x", "y"}, shader.substr(shader.find('/') + 1),
+                                        bindings, shader.substr(shader.find('/') + 1),
                                         more(p["k"]))}};
       });
 }
