@@ -13,6 +13,7 @@
 #endif
 
 #include "perfgate/buffers.h"
+#include "perfgate/params.h"
 
 namespace perfgate::kernels::q4_0 {
 
@@ -93,6 +94,17 @@ std::vector<double> reference_rows(std::span<const std::uint8_t> w, std::size_t 
     for (std::size_t b = 0; b < blocks; ++b)
       y[i] += term(w.data() + (i * blocks + b) * kBlockBytes, b);
   return y;
+}
+
+// The CPU matrix-vector product: y_i = row_dot(row i's first block) for the p["m"] rows of the
+// buffer "w" (p["k"] weights each) into "y", the rows split statically over every core.
+template <class RowDot> void cpu_rows(const Params& p, Buffers& buf, RowDot row_dot) {
+  const std::int64_t m = p["m"];
+  const std::size_t row_bytes = std::size_t(p["k"]) / kBlockWeights * kBlockBytes;
+  const std::uint8_t* w = buf.get<std::uint8_t>("w").data();
+  float* y = buf.get<float>("y").data();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < m; ++i) y[i] = row_dot(w + std::size_t(i) * row_bytes);
 }
 
 }  // namespace perfgate::kernels::q4_0

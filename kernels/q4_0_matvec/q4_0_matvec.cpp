@@ -75,14 +75,9 @@ PERFGATE_KERNEL(q4_0_matvec) {
           "sums, a random walk of eps/2 = 6e-8 steps, ~4e-6 relative at k = 4096; 1e-4 "
           "leaves 25x")
       .cpu([](const Params& p, Buffers& buf) {
-        const auto m = p["m"];
         const std::size_t blocks = blocks_per_row(p);
-        const std::uint8_t* w = buf.get<std::uint8_t>("w").data();
         const float* x = buf.get<float>("x").data();
-        float* y = buf.get<float>("y").data();
-#pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < m; ++i)
-          y[i] = row_dot(w + std::size_t(i) * blocks * q4_0::kBlockBytes, x, blocks);
+        q4_0::cpu_rows(p, buf, [&](const std::uint8_t* row) { return row_dot(row, x, blocks); });
       });
   // Where it fits, a subgroup per 2 rows (q4_0_matvec_rows.comp), no shared memory; else the
   // workgroup per row (q4_0_matvec_shared.comp).

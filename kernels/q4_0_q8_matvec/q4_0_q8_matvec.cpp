@@ -134,16 +134,13 @@ PERFGATE_KERNEL(q4_0_q8_matvec) {
           "summed in float32: a random walk of 6e-8 steps, ~1e-6 relative at k = 4096; 1e-5 "
           "leaves 10x")
       .cpu([](const Params& p, Buffers& buf) {
-        const auto m = p["m"];
         const std::size_t blocks = blocks_per_row(p);
-        const std::uint8_t* w = buf.get<std::uint8_t>("w").data();
         const std::int8_t* xq = buf.get<std::int8_t>("xq").data();
         const float* xd = buf.get<float>("xd").data();
-        float* y = buf.get<float>("y").data();
         const auto bias = block_biases(xq, blocks);
-#pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < m; ++i)
-          y[i] = row_dot(w + std::size_t(i) * blocks * q4_0::kBlockBytes, xq, xd, bias.data(), blocks);
+        q4_0::cpu_rows(p, buf, [&](const std::uint8_t* row) {
+          return row_dot(row, xq, xd, bias.data(), blocks);
+        });
       });
   // A subgroup per 2 rows with packed dot products where the device has both; else a
   // workgroup per row with the dot products unpacked (q4_0_q8_matvec_shared.comp).
