@@ -4,7 +4,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "judge/thresholds.h"
-#include "measure/gate.h"
+#include "gate/gate.h"
 #include "report/gbench_json.h"
 #include "report/table_printer.h"
 #include "store/result_json.h"

@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_info.h"
-#include "measure/gate.h"
+#include "gate/gate.h"
 #include "measure/peaks.h"
 #include "perfgate/error.h"
 #include "report/breakdown.h"

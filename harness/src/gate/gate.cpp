@@ -1,4 +1,4 @@
-#include "measure/gate.h"
+#include "gate/gate.h"
 
 #include "judge/verdict.h"
 #include "stats/summary.h"
