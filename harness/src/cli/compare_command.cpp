@@ -3,8 +3,8 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "judge/judge_case.h"
 #include "judge/thresholds.h"
-#include "gate/gate.h"
 #include "report/gbench_json.h"
 #include "report/table_printer.h"
 #include "store/result_json.h"

@@ -32,9 +32,4 @@ class Gate {
   std::uint64_t seed_;
 };
 
-// Judges `result` against baseline runs: one judgement per thresholded metric. Without a
-// baseline only floors can be judged. Sets result.verdict, judgements and message.
-void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseline,
-                   const Thresholds& thresholds, const Fingerprint& current);
-
 }  // namespace perfgate

@@ -1,36 +1,14 @@
 #pragma once
-// Approved baselines: baselines/<machine id>/<kernel>.yaml, one entry per case, with samples
-// from several separate runs, the fingerprint they were measured on and who approved them.
+// Approved baselines: baselines/<machine id>/<kernel>.yaml, one entry per case
+// (judge/baseline_case.h).
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "perfgate/result.h"
+#include "judge/baseline_case.h"
 
 namespace perfgate {
-
-struct Approval {
-  std::string by;
-  std::string at;      // ISO 8601 UTC
-  std::string reason;
-  std::string commit;
-};
-
-struct BaselineCase {
-  std::string id;                 // case id
-  std::string kernel;
-  std::string backend;
-  Fingerprint fingerprint;
-  std::string perfgate_version;
-  std::string source_hash;
-  std::string measured_at;        // ISO 8601 UTC
-  std::string commit;             // the commit the samples were measured at
-  // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
-  std::map<std::string, std::vector<std::vector<double>>> runs;
-  Approval approval;
-};
 
 // The contents of one file, baselines/<machine id>/<kernel>.yaml (store/baseline_file.h).
 struct KernelBaselines {

@@ -1,0 +1,34 @@
+#pragma once
+// An approved baseline of one case: samples from several separate runs, the fingerprint they
+// were measured on and who approved them. The judge compares against it; store/ loads and saves
+// it (store/baseline.h, store/baseline_file.h).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+struct Approval {
+  std::string by;
+  std::string at;  // ISO 8601 UTC
+  std::string reason;
+  std::string commit;
+};
+
+struct BaselineCase {
+  std::string id;  // case id
+  std::string kernel;
+  std::string backend;
+  Fingerprint fingerprint;
+  std::string perfgate_version;
+  std::string source_hash;
+  std::string measured_at;  // ISO 8601 UTC
+  std::string commit;       // the commit the samples were measured at
+  // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
+  std::map<std::string, std::vector<std::vector<double>>> runs;
+  Approval approval;
+};
+
+}  // namespace perfgate
