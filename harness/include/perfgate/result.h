@@ -45,7 +45,9 @@ struct Summary {
   double p5 = 0, p95 = 0;
 };
 
-// Metric names are fixed (perfgate/metric_names.h). Samples are per dispatch (a batch's time divided by its dispatches).
+// Metric names are fixed (perfgate/metric_names.h). Samples are per dispatch (a batch's time
+// divided by its dispatches). Where the driver tells them (NVML), sm_clock_mhz and
+// memory_clock_mhz hold the GPU's clocks read after each hot sample: recorded, never judged.
 struct Metric {
   std::vector<double> samples;
   Summary summary;
@@ -56,10 +58,27 @@ struct Judgement {
   double baseline_median = 0;
   double current_median = 0;
   double change_pct = 0;       // positive = worse, in the metric's direction
-  double threshold_pct = 0;    // the regression allowed, after widening for run-to-run noise
+  // The regression allowed: the smallest change this case can fail on, on this machine (its
+  // resolution), and where it comes from: "floor" (min_allowed_pct), "noise" (noise_factor x
+  // the baseline's run-to-run sigma), "fixed" (max_regression_pct) or "unstable" (the runs
+  // were multimodal or drifting, so the allowance covers what they showed).
+  double threshold_pct = 0;
   double p_value = 1;          // rank test of current against baseline samples
   Verdict verdict = Verdict::pass;
   std::string reason;          // one line: why this verdict
+  std::string threshold_source;
+  double noise_pct = 0;        // the baseline's run-to-run sigma, % of its centre
+  int baseline_runs = 0;
+  bool unstable = false;
+  std::string noise_note;      // why unstable, or an outlier run left out; empty otherwise
+};
+
+// A measurement made to confirm a regression, in a fresh state: its verdict and the change of
+// its main metric. A regression stands only when every confirmation regressed too.
+struct Confirmation {
+  Verdict verdict = Verdict::pass;
+  std::string metric;
+  double change_pct = 0;
 };
 
 struct StageTiming {           // one component of a multi-dispatch plan
@@ -85,6 +104,10 @@ struct CaseResult {
   double arithmetic_intensity = 0;  // flops per byte
   bool fits_in_cache = false;  // working set smaller than the last-level cache
   int measurements = 1;        // 1 + re-measurements made before an inconclusive verdict stood
+  // The first measurement's verdict when confirmations were made (it regressed), and them.
+  std::optional<Verdict> first_verdict;
+  std::vector<Confirmation> confirmations;
+  int throttled_samples = 0;   // dropped: taken below 75% of the GPU's default SM clock
   double peak_bandwidth_gbps = 0;   // the copy bandwidth pct_peak_bw is relative to
   double encode_ns = 0;        // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
 };

@@ -17,6 +17,9 @@
 #include "store/atomic_file.h"
 #include "store/baseline_diff.h"
 #include "store/candidate_pool.h"
+#include "core/resolution.h"
+#include "judge/thresholds.h"
+#include "judge/verdict.h"
 #include "store/result_json.h"
 
 namespace perfgate::cli {
@@ -26,7 +29,9 @@ namespace fs = std::filesystem;
 
 struct ProposeFlags {
   CommonOptions common;
-  int runs = 3;
+  // Five: enough for the noise model to set one odd run apart (from four runs) and to see two
+  // runs in another mode (stats/run_noise.h); more where runs are cheap and the noise matters.
+  int runs = 5;
   std::string out;
 };
 
@@ -75,6 +80,23 @@ bool inside(const fs::path& file, const fs::path& folder) {
   return end == d.end();
 }
 
+// The cases whose runs are multimodal or drift: said now, so the reviewer knows which cases
+// will be judged with a wider allowance, and why.
+std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thresholds) {
+  std::string out;
+  int count = 0;
+  for (const CandidateCase& c : candidate.cases) {
+    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()));
+    if (!noise || !noise->noise.unstable) continue;
+    out += "  " + c.id + ": " + noise->noise.why + " (catches >= " +
+           resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";
+    ++count;
+  }
+  if (count == 0) return "";
+  return "unstable: " + std::to_string(count) + " case" + (count > 1 ? "s" : "") +
+         " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
+}
+
 int propose_main(const ProposeFlags& flags) {
   if (!flags.out.empty() && inside(flags.out, flags.common.baselines_dir))
     throw Error("--out " + flags.out + " is inside the baselines folder; only `perfgate baseline approve` writes there");
@@ -107,6 +129,7 @@ int propose_main(const ProposeFlags& flags) {
   write_file_atomically(out, to_yaml(candidate));
   std::printf("candidate: %s\n", out.string().c_str());
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
+  std::fputs(unstable_cases(candidate, ThresholdSet::load(flags.common.thresholds_dir)).c_str(), stdout);
   std::printf("review:  perfgate baseline diff %s --markdown\n"
               "approve: perfgate baseline approve %s --by NAME --reason TEXT\n",
               out.string().c_str(), out.string().c_str());

@@ -5,6 +5,9 @@
 
 #include "cli/baseline_subcommands.h"
 #include "perfgate/error.h"
+#include "core/resolution.h"
+#include "judge/thresholds.h"
+#include "judge/verdict.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
 #include "store/candidate.h"
@@ -16,6 +19,7 @@ struct ReviewFlags {
   std::string target;  // show: a case glob; diff: the candidate file
   std::string machine_id;
   std::string baselines_dir;
+  std::string thresholds_dir;
   bool markdown = false;
 };
 
@@ -24,7 +28,14 @@ int show_main(const ReviewFlags& flags) {
   std::vector<BaselineCase> cases;
   for (auto& c : store.all(flags.machine_id))
     if (flags.target.empty() || case_matches(flags.target, c)) cases.push_back(std::move(c));
-  std::fputs(render_baselines(cases, flags.markdown).c_str(), stdout);
+  // Each case's resolution under today's thresholds: what a check against it can catch.
+  const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
+  std::vector<std::string> catches;
+  for (const auto& c : cases) {
+    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, c.fingerprint.machine_id));
+    catches.push_back(noise ? resolution_text(noise->allowance.pct, noise->allowance.source) : "");
+  }
+  std::fputs(render_baselines(cases, catches, flags.markdown).c_str(), stdout);
   return 0;
 }
 
@@ -51,6 +62,9 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
   CLI::App* show = baseline.add_subcommand("show", "List approved baselines: case, samples, medians, who approved them, when and why");
   show->add_option("glob", show_flags->target, "Case id glob (e.g. 'copy/cpu/*') or kernel name");
   show->add_option("--machine", show_flags->machine_id, "Only this machine id (default: every machine)");
+  show_flags->thresholds_dir = context.thresholds_dir();
+  show->add_option("--thresholds", show_flags->thresholds_dir, "Thresholds folder (YAML): each case's resolution")
+      ->capture_default_str();
   add_common(*show, *show_flags, context);
   show->callback([show_flags, &context] { context.exit_code = show_main(*show_flags); });
 

@@ -1,5 +1,9 @@
 #include "gate/gate.h"
 
+#include <chrono>
+#include <thread>
+
+#include "judge/confirmation.h"
 #include "judge/judge_case.h"
 #include "perfgate/metric_names.h"
 #include "stats/summary.h"
@@ -33,7 +37,27 @@ CaseResult Gate::run(const CaseSpec& spec) {
     result.measurements += 1;
     judge(result, thresholds);
   }
+  confirm(spec, thresholds, result);
+  if (result.throttled_samples > 0)
+    result.message += (result.message.empty() ? "" : "; ") + std::to_string(result.throttled_samples) +
+                      " samples dropped: taken while the GPU was throttled";
   return result;
+}
+
+// Fresh measurements (new buffers, a new warm-up, after a pause that lets clocks and caches
+// settle), each judged on its own, never pooled with the first; stops at the first that does not
+// regress (judge/confirmation.h decides).
+void Gate::confirm(const CaseSpec& spec, const Thresholds& thresholds, CaseResult& result) {
+  if (thresholds.confirm == 0 || !needs_confirmation(result)) return;
+  std::vector<CaseResult> fresh;
+  for (int again = 0; again < thresholds.confirm; ++again) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    fresh.push_back(measure_case(device_, spec, thresholds.sampling, peaks_, seed_ + 101 + again));
+    if (fresh.back().verdict != Verdict::error && fresh.back().verdict != Verdict::skipped)
+      judge(fresh.back(), thresholds);
+    if (fresh.back().verdict != Verdict::regressed) break;
+  }
+  apply_confirmations(result, fresh);
 }
 
 }  // namespace perfgate

@@ -1,7 +1,8 @@
 #pragma once
 // Measures a case and judges it against its approved baseline under the thresholds: the whole
 // of what `perfgate check` does for one CTest test. An inconclusive judgement is measured again,
-// a bounded number of times, with the samples pooled, before it stands.
+// a bounded number of times, with the samples pooled, before it stands; a regression must be
+// confirmed by fresh measurements (`confirm`) before it stands.
 #include <filesystem>
 
 #include "judge/thresholds.h"
@@ -23,6 +24,8 @@ class Gate {
   void judge(CaseResult& result, const Thresholds& thresholds) const;
 
  private:
+  void confirm(const CaseSpec& spec, const Thresholds& thresholds, CaseResult& result);
+
   Device& device_;
   const ThresholdSet& thresholds_;
   const BaselineStore* baselines_;

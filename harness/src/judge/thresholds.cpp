@@ -109,7 +109,7 @@ class FileReader {
 
 void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path,
                   MetricThreshold& m) {
-  in.fields(map, path, {"direction", "max_regression_pct", "min_change", "floor"},
+  in.fields(map, path, {"direction", "max_regression_pct", "min_allowed_pct", "min_change", "floor"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "direction") {
                 const std::string direction = in.text(value, at);
@@ -118,6 +118,8 @@ void apply_metric(const FileReader& in, const YAML::Node& map, const std::string
                 m.direction = direction == "higher" ? Direction::higher : Direction::lower;
               } else if (key == "max_regression_pct") {
                 m.max_regression_pct = in.number_at_least(value, at, 0);
+              } else if (key == "min_allowed_pct") {
+                m.min_allowed_pct = in.number_at_least(value, at, 0);
               } else if (key == "min_change") {
                 m.min_change = in.number_at_least(value, at, 0);
               } else {
@@ -154,6 +156,8 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.remeasure = in.integer_at_least(value, at, 0);
     } else if (key == "noise_factor") {
       t.noise_factor = in.number_at_least(value, at, 0);
+    } else if (key == "confirm") {
+      t.confirm = in.integer_at_least(value, at, 0);
     } else if (key == "sampling") {
       apply_sampling(in, value, at, t.sampling);
     } else if (key == "metrics") {
@@ -169,9 +173,9 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
     }
   };
   if (is_override)
-    in.fields(map, path, {"match", "significance", "remeasure", "noise_factor", "sampling", "metrics"}, each);
+    in.fields(map, path, {"match", "significance", "remeasure", "confirm", "noise_factor", "sampling", "metrics"}, each);
   else
-    in.fields(map, path, {"significance", "remeasure", "noise_factor", "sampling", "metrics"}, each);
+    in.fields(map, path, {"significance", "remeasure", "confirm", "noise_factor", "sampling", "metrics"}, each);
 }
 
 // Settings that are each valid but contradict one another.

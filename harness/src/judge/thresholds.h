@@ -6,10 +6,11 @@
 //   defaults:
 //     significance: 0.01
 //     remeasure: 2
-//     noise_factor: 2.0
+//     confirm: 1
+//     noise_factor: 4.0
 //     sampling: {min_samples: 10, ...}
 //     metrics:
-//       latency_ns: {direction: lower, max_regression_pct: 15, min_change: 1000}
+//       latency_ns: {direction: lower, min_allowed_pct: 2, min_change: 50}
 //   overrides:
 //     - match: {case: "copy/cpu/*", machine: "cpu-*"}
 //       metrics: {latency_ns: {max_regression_pct: 25}}
@@ -33,20 +34,27 @@ enum class Direction { lower, higher };
 
 struct MetricThreshold {
   Direction direction = Direction::lower;
-  std::optional<double> max_regression_pct;  // relative threshold, % worse than the baseline
+  // The allowed regression, % worse than the baseline. Without a fixed max_regression_pct it
+  // follows the case's own run-to-run noise (noise_factor x sigma), never below min_allowed_pct;
+  // a fixed one is the least allowed (the noise may still widen it, never narrow it).
+  std::optional<double> max_regression_pct;
+  std::optional<double> min_allowed_pct;
   std::optional<double> min_change;          // absolute, in the metric's unit: smaller never regresses
   std::optional<double> floor;               // absolute limit; 0 = off (see has_floor)
 
   bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }
   // A metric is judged only when it has something to be judged against.
-  bool judged() const { return max_regression_pct.has_value() || has_floor(); }
+  bool judged() const { return relative() || has_floor(); }
+  // Judged against the baseline by a relative allowance (fixed or from the noise).
+  bool relative() const { return max_regression_pct.has_value() || min_allowed_pct.has_value(); }
 };
 
 struct Thresholds {
   double significance = 0.01;  // p-value below which a change is significant
   int remeasure = 2;           // re-measurements before an inconclusive verdict stands
-  double noise_factor = 2.0;   // allowed regression widens to this x the baseline run spread
+  int confirm = 1;             // fresh measurements that must confirm a regression before it stands
+  double noise_factor = 4.0;   // allowed regression: this x the baseline's run-to-run sigma
   SamplingSettings sampling;
   // Only the judged metrics (MetricThreshold::judged) after resolve().
   std::map<std::string, MetricThreshold> metrics;

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "perfgate/metric_names.h"
+#include "stats/run_noise.h"
 #include "stats/significance.h"
 #include "stats/summary.h"
 
@@ -71,14 +72,48 @@ double worse_ratio(double current, double baseline, bool higher_is_better) {
 
 }  // namespace
 
-double run_to_run_spread_pct(const std::vector<std::vector<double>>& baseline_runs) {
-  std::vector<double> run_medians;
-  for (const auto& run : baseline_runs)
-    if (!run.empty()) run_medians.push_back(median(run));
-  if (run_medians.size() < 2) return 0;
-  const auto [lo, hi] = std::minmax_element(run_medians.begin(), run_medians.end());
-  const double middle = median(run_medians);
-  return middle != 0 ? 100 * (*hi - *lo) / std::abs(middle) : 0;
+Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor) {
+  Allowance a;
+  const double from_noise = noise_factor * noise.sigma_pct;
+  const std::string sigma = noise.runs < 2 ? std::string("one baseline run: no run-to-run noise known")
+                                           : printf_string("run-to-run sigma %.2g%%", noise.sigma_pct) +
+                                                 printf_string(" over %g runs", noise.runs);
+  if (threshold.max_regression_pct) {
+    a.pct = *threshold.max_regression_pct;
+    a.source = "fixed";
+    a.why = "fixed max_regression_pct; " + sigma;
+  } else {
+    a.pct = threshold.min_allowed_pct.value_or(0);
+    a.source = "floor";
+    a.why = "floor min_allowed_pct; " + sigma;
+  }
+  if (from_noise > a.pct) {
+    a.pct = from_noise;
+    a.source = "noise";
+    a.why = printf_string("%g x ", noise_factor) + sigma;
+  }
+  if (noise.unstable) {
+    // Runs in separate modes, or drifting, are not Gaussian: the allowance covers the span the
+    // runs showed, with half again as margin.
+    a.pct = std::max(a.pct, 1.5 * std::max(noise.range_pct, noise.drift_pct));
+    a.source = "unstable";
+    a.why = "unstable, " + noise.why + "; " + a.why;
+  } else if (!noise.why.empty()) {
+    a.why += "; " + noise.why;
+  }
+  return a;
+}
+
+std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
+                                       const Thresholds& thresholds) {
+  auto threshold = thresholds.metrics.find("latency_ns");
+  auto latency = runs.find("latency_ns");
+  if (threshold == thresholds.metrics.end() || !threshold->second.relative() || latency == runs.end())
+    return std::nullopt;
+  CaseNoise out;
+  out.noise = run_noise(latency->second, threshold->second.min_allowed_pct.value_or(0), thresholds.noise_factor);
+  out.allowance = allowed_regression(out.noise, threshold->second, thresholds.noise_factor);
+  return out;
 }
 
 std::optional<Judgement> judge_floor(const std::string& metric, std::span<const double> current,
@@ -125,25 +160,29 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   j.baseline_median = median(pooled);
   const bool higher = threshold.higher_is_better();
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
-  const double spread_pct = run_to_run_spread_pct(baseline_runs);
-  j.threshold_pct = std::max(threshold.max_regression_pct.value_or(0), noise_factor * spread_pct);
+  const RunNoise noise = run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor);
+  const Allowance allowance = allowed_regression(noise, threshold, noise_factor);
+  j.threshold_pct = allowance.pct;
+  j.threshold_source = allowance.source;
+  j.noise_pct = noise.sigma_pct;
+  j.baseline_runs = noise.runs;
+  j.unstable = noise.unstable;
+  j.noise_note = noise.why;
   j.p_value = mann_whitney_p(current, pooled);
 
   const std::string medians = "median " + format_value(j.metric, j.current_median) + " vs " +
                               format_value(j.metric, j.baseline_median) + ": " +
                               format_pct(std::abs(j.change_pct)) +
                               (j.change_pct >= 0 ? " worse" : " better");
-  std::string allowed = "allowed " + format_pct(j.threshold_pct);
-  if (noise_factor * spread_pct > threshold.max_regression_pct.value_or(0))
-    allowed += printf_string(" = %g x run-to-run spread ", noise_factor) + format_pct(spread_pct);
-  const std::string detail = " (" + allowed + printf_string(", p=%.2g)", j.p_value);
+  const std::string detail = " (allowed " + format_pct(j.threshold_pct) + ", " + allowance.why +
+                             printf_string(", p=%.2g)", j.p_value);
 
   if (violates_floor(j.current_median, threshold)) {
     j.verdict = Verdict::regressed;
     j.reason = floor_reason(j.metric, j.current_median, threshold) + "; " + medians;
     return j;
   }
-  if (!threshold.max_regression_pct) {  // judged by its floor only
+  if (!threshold.relative()) {  // judged by its floor only
     j.threshold_pct = 0;
     j.reason = medians + " (no relative threshold";
     j.reason += threshold.has_floor() ? "; floor " + format_value(j.metric, *threshold.floor) + " met)" : ")";

@@ -2,7 +2,9 @@
 // The verdict rules: one metric of one case against its baseline (DESIGN.md, "Deciding").
 //
 //   change    ratio of medians, current against the pooled baseline, in the metric's direction
-//   allowed   max(max_regression_pct, noise_factor x run-to-run spread of the baseline)
+//   allowed   noise_factor x the baseline's run-to-run sigma (stats/run_noise.h), at least
+//             min_allowed_pct, or at least a fixed max_regression_pct; for unstable runs
+//             (multimodal or drifting) at least 1.5 x the span they showed
 //   regressed worse than allowed, by more than min_change, and significant: the rank test's
 //             p < significance AND the bootstrap interval of the median ratio (confidence
 //             1 - significance) lies entirely on the worse side of no change
@@ -16,8 +18,27 @@
 
 #include "judge/thresholds.h"
 #include "perfgate/result.h"
+#include "stats/run_noise.h"
 
 namespace perfgate {
+
+// The regression a case may show before it fails: its resolution on this machine.
+struct Allowance {
+  double pct = 0;
+  std::string source;  // "floor" | "noise" | "fixed" | "unstable" (Judgement::threshold_source)
+  std::string why;     // e.g. "4 x run-to-run sigma 0.31% over 5 runs"
+};
+Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor);
+
+// A stored case's latency allowance under `thresholds` (its resolution before any check), with
+// the noise of its runs: what `baseline propose` and `baseline show` report. nullopt when
+// latency is not judged relatively or the case has no latency runs.
+struct CaseNoise {
+  RunNoise noise;
+  Allowance allowance;
+};
+std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
+                                       const Thresholds& thresholds);
 
 // change_pct > 0 is worse. It is the "worse ratio" minus one: current / baseline for a metric
 // better lower, baseline / current for one better higher, so latency and the bandwidth derived
@@ -34,10 +55,6 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
 // otherwise pass or regressed.
 std::optional<Judgement> judge_floor(const std::string& metric, std::span<const double> current,
                                      const MetricThreshold& threshold);
-
-// Run-to-run spread of the baseline, % of the median of its per-run medians:
-// (max - min) / median over run medians. 0 with fewer than two non-empty runs.
-double run_to_run_spread_pct(const std::vector<std::vector<double>>& baseline_runs);
 
 // The case's verdict: the worst of its metrics (perfgate::severity order: regressed >
 // inconclusive > improved > pass; improved only when one improved and none is worse).

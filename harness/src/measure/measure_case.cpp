@@ -109,7 +109,12 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
       return result;
     }
 
-    Samples samples = sample(*prepared, options);
+    Samples samples = sample(*prepared, options, GpuClocks::for_device(device.fingerprint()));
+    result.throttled_samples = samples.throttled;
+    if (!samples.sm_mhz.empty()) {
+      result.metrics[metric::sm_clock_mhz] = make_metric(samples.sm_mhz);
+      result.metrics[metric::memory_clock_mhz] = make_metric(samples.memory_mhz);
+    }
     result.metrics[metric::latency_ns] = make_metric(samples.device_ns);
     result.metrics[metric::host_latency_ns] = make_metric(samples.host_ns);
     if (!samples.cold_device_ns.empty())

@@ -41,7 +41,7 @@ double median_relative_precision(std::vector<double> samples) {
   return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
 }
 
-Samples sample(PreparedCase& prepared, const SamplingSettings& options) {
+Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks) {
   Samples out;
   const auto start = Clock::now();
 
@@ -84,6 +84,16 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options) {
     const auto sampling_start = Clock::now();
     for (;;) {
       BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
+      if (clocks) {
+        const ClockReading now = clocks->read();
+        if (clocks->throttled(now)) {
+          ++out.throttled;
+          if (seconds_since(start) >= options.timeout_s) break;
+          continue;
+        }
+        out.sm_mhz.push_back(now.sm_mhz);
+        out.memory_mhz.push_back(now.memory_mhz);
+      }
       out.device_ns.push_back(t.device_ns / t.dispatches);
       out.host_ns.push_back(t.host_ns / t.dispatches);
       if (out.stage_ns.size() < t.stage_device_ns.size()) out.stage_ns.resize(t.stage_device_ns.size());
@@ -107,6 +117,8 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options) {
     out.device_ns.clear();
     out.host_ns.clear();
     out.stage_ns.clear();
+    out.sm_mhz.clear();
+    out.memory_mhz.clear();
   }
 
   for (int i = 0; i < options.cold_samples && seconds_since(start) < options.timeout_s; ++i) {

@@ -6,6 +6,7 @@
 
 #include "core/sampling_settings.h"
 #include "measure/device.h"
+#include "measure/gpu_clocks.h"
 
 namespace perfgate {
 
@@ -18,6 +19,9 @@ struct Samples {
   double warmup_s = 0;                // time spent warming up
   bool converged = false;             // the target precision was reached
   int restarts = 0;                   // samplings dropped after a level shift inside them
+  std::vector<double> sm_mhz;         // GPU clocks read after each kept batch, where known
+  std::vector<double> memory_mhz;
+  int throttled = 0;                  // batches dropped: taken while the GPU was throttled
 };
 
 // Whether the latest third of `samples` (in time order) has a median more than `pct` percent
@@ -27,6 +31,8 @@ bool level_shift(const std::vector<double>& samples, double pct);
 // Half-width of the distribution-free 95% confidence interval of the median, relative to it.
 double median_relative_precision(std::vector<double> samples);
 
-Samples sample(PreparedCase& prepared, const SamplingSettings& options);
+// `clocks` (nullable): where given, each batch's clocks are recorded and a batch taken while
+// the GPU was clearly throttled is dropped (GpuClocks::throttled).
+Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks = nullptr);
 
 }  // namespace perfgate

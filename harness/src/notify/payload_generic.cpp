@@ -1,5 +1,6 @@
 #include "notify/payload_generic.h"
 
+#include "core/resolution.h"
 #include "store/result_json.h"
 
 namespace perfgate::notify {
@@ -7,7 +8,7 @@ namespace perfgate::notify {
 using nlohmann::json;
 
 json generic_payload(const RunResult& run, const RunContext& context, const std::string& alert_id) {
-  json summary = {{"cases", run.cases.size()}};
+  json summary = {{"cases", run.cases.size()}, {"resolution", run_resolution(run)}};
   for (const auto& [verdict, count] : verdict_counts(run)) summary[std::string(to_string(verdict))] = count;
 
   json deltas = json::array();
@@ -18,6 +19,7 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
                       {"current", d.current},
                       {"change_pct", d.change_pct},
                       {"threshold_pct", d.threshold_pct},
+                      {"threshold_source", d.threshold_source},
                       {"verdict", to_string(d.verdict)}});
   json failures = json::array();
   for (const CaseResult* c : failed_cases(run))

@@ -97,10 +97,11 @@ std::vector<std::string> detail_lines(const RunResult& run) {
   for (const Delta& d : ordered_deltas(run)) {
     if (d.verdict == Verdict::pass || d.verdict == Verdict::no_baseline || d.verdict == Verdict::skipped)
       continue;
-    lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, limit {:.1f} %)",
+    lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, limit {:.1f} % {})",
                                 marker(d.verdict), escape(d.case_id), escape(d.metric),
                                 to_string(d.verdict), format_value(d.metric, d.baseline),
-                                format_value(d.metric, d.current), d.change_pct, d.threshold_pct));
+                                format_value(d.metric, d.current), d.change_pct, d.threshold_pct,
+                                d.threshold_source));
   }
   return lines;
 }

@@ -24,6 +24,7 @@ struct Delta {
   double current = 0;
   double change_pct = 0;     // positive = worse
   double threshold_pct = 0;
+  std::string threshold_source;  // the resolution's origin: floor, noise, fixed, unstable
   Verdict verdict = Verdict::pass;
 };
 

@@ -58,13 +58,17 @@ std::string render_candidate_diff(const Candidate& candidate, const std::vector<
   return "candidate for " + candidate.machine_id() + ": " + about + "\n" + table.text();
 }
 
-std::string render_baselines(const std::vector<BaselineCase>& cases, bool markdown) {
+std::string render_baselines(const std::vector<BaselineCase>& cases, const std::vector<std::string>& catches,
+                             bool markdown) {
   TextTable table({{"machine"}, {"case"}, {"runs x samples", TextTable::Align::right},
                    {"latency", TextTable::Align::right}, {"bandwidth", TextTable::Align::right},
-                   {"approved by"}, {"at"}, {"reason"}});
-  for (const auto& c : cases)
+                   {"catches", TextTable::Align::right}, {"approved by"}, {"at"}, {"reason"}});
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const BaselineCase& c = cases[i];
+    const std::string resolution = i < catches.size() && !catches[i].empty() ? ">= " + catches[i] : "-";
     table.add_row({c.fingerprint.machine_id, c.id, sample_count(c), median_of(c, metric::latency_ns),
-                   median_of(c, metric::bandwidth_gbps), c.approval.by, c.approval.at, c.approval.reason});
+                   median_of(c, metric::bandwidth_gbps), resolution, c.approval.by, c.approval.at, c.approval.reason});
+  }
   const std::string count = std::to_string(cases.size()) + " approved cases";
   if (markdown) return "### Approved baselines\n\n" + count + "\n\n" + (table.empty() ? "" : table.markdown());
   return table.empty() ? count + "\n" : table.text() + count + "\n";

@@ -13,7 +13,9 @@ namespace perfgate {
 // A heading (machine, commit, runs, digest state), then case, metric, old, new, change %, note.
 std::string render_candidate_diff(const Candidate& candidate, const std::vector<DiffRow>& rows,
                                   bool digest_ok, bool markdown);
-// Machine, case, runs x samples, latency and bandwidth medians, who approved it, when and why.
-std::string render_baselines(const std::vector<BaselineCase>& cases, bool markdown);
+// Machine, case, runs x samples, latency and bandwidth medians, the resolution (`catches`, one
+// text per case, e.g. "2.0% floor"; empty: "-"), who approved it, when and why.
+std::string render_baselines(const std::vector<BaselineCase>& cases, const std::vector<std::string>& catches,
+                             bool markdown);
 
 }  // namespace perfgate

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/resolution.h"
 #include "perfgate/metric_names.h"
 #include "report/breakdown.h"
 #include "report/html_plots.h"
@@ -89,7 +90,7 @@ std::string verdict_table(const RunResult& run) {
     if (const Judgement* j = main_judgement(*c)) {
       const char* cls = j->verdict == Verdict::regressed ? "worse" : j->verdict == Verdict::improved ? "better" : "";
       change = fmt::format("<span class=\"{}\">{:+.1f}%</span>", cls, j->change_pct);
-      threshold = fmt::format("{:.1f}%", j->threshold_pct);
+      threshold = resolution_text(*j);
       p = fmt::format("{:.3g}", j->p_value);
     }
     if (const Metric* m = find_metric(*c, metric::bandwidth_gbps)) bandwidth = format_bandwidth(m->summary.median);

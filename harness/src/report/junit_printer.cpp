@@ -40,6 +40,9 @@ std::string testcase(const CaseResult& c, const std::string& machine_id) {
     out += property(j.metric + ".baseline_median", number(j.baseline_median));
     out += property(j.metric + ".change_pct", number(j.change_pct));
     out += property(j.metric + ".threshold_pct", number(j.threshold_pct));
+    if (!j.threshold_source.empty()) out += property(j.metric + ".threshold_source", j.threshold_source);
+    if (j.baseline_runs > 0) out += property(j.metric + ".noise_pct", number(j.noise_pct));
+    if (j.unstable) out += property(j.metric + ".unstable", j.noise_note);
     out += property(j.metric + ".p_value", number(j.p_value));
     out += property(j.metric + ".verdict", std::string(to_string(j.verdict)));
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/resolution.h"
 #include "perfgate/metric_names.h"
 #include "report/breakdown.h"
 #include "report/table_printer.h"
@@ -64,7 +65,7 @@ std::string verdict_row(const CaseResult& c) {
   std::string change = "", threshold = "", latency = "-", bandwidth = "-", peak = "-";
   if (const Judgement* j = main_judgement(c)) {
     change = fmt::format("{:+.1f}%", j->change_pct);
-    threshold = fmt::format("{:.1f}%", j->threshold_pct);
+    threshold = resolution_text(*j);
     if (j->metric != metric::latency_ns) change += " (" + j->metric + ")";
   }
   if (const Metric* m = find_metric(c, metric::latency_ns)) latency = format_duration_ns(m->summary.median);
@@ -81,9 +82,10 @@ std::string verdict_row(const CaseResult& c) {
 std::string render_markdown(const RunResult& run) {
   std::string out = "## perfgate: " + counts_line(run) + "\n\n";
   out += machine_line(run) + "\n\n";
+  if (const std::string resolution = run_resolution(run); !resolution.empty()) out += resolution + "\n\n";
   const auto order = worst_first(run);
   if (!order.empty()) {
-    out += "| verdict | case | latency | change | threshold | bandwidth | % peak bw | bound |\n";
+    out += "| verdict | case | latency | change | catches | bandwidth | % peak bw | bound |\n";
     out += "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for (const CaseResult* c : order) out += verdict_row(*c);
   }

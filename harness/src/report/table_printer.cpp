@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "core/resolution.h"
 #include "perfgate/metric_names.h"
 
 namespace perfgate {
@@ -37,7 +38,7 @@ std::size_t width(const std::string& s) {
   return n;
 }
 
-const Metric* metric(const CaseResult& r, const char* name) {
+const Metric* metric_of(const CaseResult& r, const char* name) {
   auto it = r.metrics.find(name);
   return it == r.metrics.end() ? nullptr : &it->second;
 }
@@ -73,19 +74,21 @@ std::string format_flops(double gflops) {
 }
 
 std::string render_table(const RunResult& run, const TableStyle& style) {
-  const std::vector<std::string> header{"case", "latency", "±", "bandwidth", "% peak", "GFLOP/s", "bound", "verdict"};
+  const std::vector<std::string> header{"case", "latency", "±", "bandwidth", "% peak", "GFLOP/s", "bound", "catches", "verdict"};
   std::vector<std::vector<std::string>> rows;
   std::vector<Verdict> verdicts;
   for (const auto& r : run.cases) {
-    std::vector<std::string> row{r.id, "-", "", "-", "-", "-", r.bound.empty() ? "-" : r.bound, verdict_text(r)};
-    if (const Metric* m = metric(r, metric::latency_ns)) {
+    const std::string catches = case_resolution(r);
+    std::vector<std::string> row{r.id, "-", "", "-", "-", "-", r.bound.empty() ? "-" : r.bound,
+                                 catches.empty() ? "-" : ">= " + catches, verdict_text(r)};
+    if (const Metric* m = metric_of(r, metric::latency_ns)) {
       row[1] = format_duration_ns(m->summary.median);
       row[2] = m->summary.median > 0 ? fixed(100.0 * m->summary.mad / m->summary.median, 2) + "%" : "";
     }
-    if (const Metric* m = metric(r, metric::bandwidth_gbps)) row[3] = format_bandwidth(m->summary.median);
-    if (const Metric* m = metric(r, metric::pct_peak_bw)) row[4] = fixed(m->summary.median, 3) + "%";
-    if (const Metric* m = metric(r, metric::gflops)) row[5] = fixed(m->summary.median, 4);
-    if (r.fits_in_cache && metric(r, metric::latency_ns)) row[0] += " (in cache)";
+    if (const Metric* m = metric_of(r, metric::bandwidth_gbps)) row[3] = format_bandwidth(m->summary.median);
+    if (const Metric* m = metric_of(r, metric::pct_peak_bw)) row[4] = fixed(m->summary.median, 3) + "%";
+    if (const Metric* m = metric_of(r, metric::gflops)) row[5] = fixed(m->summary.median, 4);
+    if (r.fits_in_cache && metric_of(r, metric::latency_ns)) row[0] += " (in cache)";
     rows.push_back(std::move(row));
     verdicts.push_back(r.verdict);
   }
@@ -98,9 +101,9 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
     std::string out;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       const std::string pad(widths[c] - width(cells[c]), ' ');
-      const bool left = c == 0 || c == 6 || c == 7;
+      const bool left = c == 0 || c >= 6;
       std::string cell = left ? cells[c] + pad : pad + cells[c];
-      if (c == 7 && color && style.color) cell = std::string(color) + cell + "\033[0m";
+      if (c == 8 && color && style.color) cell = std::string(color) + cell + "\033[0m";
       out += cell;
       if (c + 1 < cells.size()) out += "  ";
     }
@@ -124,6 +127,7 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
   for (const auto& [rank, entry] : counts)
     summary += " " + std::to_string(entry.second) + " " + std::string(to_string(entry.first)) + ",";
   summary.back() = '\n';
+  if (const std::string resolution = run_resolution(run); !resolution.empty()) summary += resolution + "\n";
   return out + summary;
 }
 

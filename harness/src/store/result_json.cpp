@@ -85,6 +85,11 @@ json to_json(const CaseResult& r) {
                           {"current_median", j.current_median},
                           {"change_pct", j.change_pct},
                           {"threshold_pct", j.threshold_pct},
+                          {"threshold_source", j.threshold_source},
+                          {"noise_pct", j.noise_pct},
+                          {"baseline_runs", j.baseline_runs},
+                          {"unstable", j.unstable},
+                          {"noise_note", j.noise_note},
                           {"p_value", j.p_value},
                           {"verdict", to_string(j.verdict)},
                           {"reason", j.reason}});
@@ -111,6 +116,14 @@ json to_json(const CaseResult& r) {
              {"measurements", r.measurements},
              {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
+  if (r.first_verdict) {
+    json confirmations = json::array();
+    for (const auto& c : r.confirmations)
+      confirmations.push_back({{"verdict", to_string(c.verdict)}, {"metric", c.metric}, {"change_pct", c.change_pct}});
+    out["first_verdict"] = to_string(*r.first_verdict);
+    out["confirmations"] = confirmations;
+  }
+  if (r.throttled_samples > 0) out["throttled_samples"] = r.throttled_samples;
   return out;
 }
 
@@ -136,6 +149,11 @@ CaseResult case_from_json(const json& j) {
     g.current_median = jj.at("current_median");
     g.change_pct = jj.at("change_pct");
     g.threshold_pct = jj.at("threshold_pct");
+    g.threshold_source = jj.value("threshold_source", "");
+    g.noise_pct = jj.value("noise_pct", 0.0);
+    g.baseline_runs = jj.value("baseline_runs", 0);
+    g.unstable = jj.value("unstable", false);
+    g.noise_note = jj.value("noise_note", "");
     g.p_value = jj.at("p_value");
     g.verdict = verdict_from_string(jj.at("verdict").get<std::string>());
     g.reason = jj.value("reason", "");
@@ -149,6 +167,13 @@ CaseResult case_from_json(const json& j) {
   r.measurements = j.value("measurements", 1);
   r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
   r.encode_ns = j.value("encode_ns", 0.0);
+  if (j.contains("first_verdict")) {
+    r.first_verdict = verdict_from_string(j.at("first_verdict").get<std::string>());
+    for (const auto& c : j.value("confirmations", json::array()))
+      r.confirmations.push_back({verdict_from_string(c.at("verdict").get<std::string>()),
+                                 c.value("metric", ""), c.value("change_pct", 0.0)});
+  }
+  r.throttled_samples = j.value("throttled_samples", 0);
   return r;
 }
 

@@ -1,0 +1,66 @@
+#include "core/resolution.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+
+namespace perfgate {
+namespace {
+
+const Judgement* latency_or_first(const CaseResult& result) {
+  for (const Judgement& j : result.judgements)
+    if (j.metric == "latency_ns") return &j;
+  return result.judgements.empty() ? nullptr : &result.judgements.front();
+}
+
+double middle_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string pct_text(double pct) {
+  char text[32];
+  std::snprintf(text, sizeof text, pct < 10 ? "%.1f%%" : "%.0f%%", pct);
+  return text;
+}
+
+}  // namespace
+
+std::string resolution_text(double allowed_pct, const std::string& source) {
+  return pct_text(allowed_pct) + " " + source;
+}
+
+std::string resolution_text(const Judgement& j) {
+  if (j.baseline_median == 0 || j.threshold_pct <= 0) return "";
+  // Results written before resolutions had sources still show their threshold.
+  return j.threshold_source.empty() ? pct_text(j.threshold_pct) : resolution_text(j.threshold_pct, j.threshold_source);
+}
+
+std::string case_resolution(const CaseResult& result) {
+  const Judgement* j = latency_or_first(result);
+  return j ? resolution_text(*j) : "";
+}
+
+std::string run_resolution(const RunResult& run) {
+  std::vector<double> allowed;
+  std::map<std::string, int> by_source;
+  for (const CaseResult& c : run.cases) {
+    const Judgement* j = latency_or_first(c);
+    if (!j || resolution_text(*j).empty()) continue;
+    allowed.push_back(j->threshold_pct);
+    by_source[j->threshold_source]++;
+  }
+  if (allowed.empty()) return "";
+  std::string sources;
+  for (const auto& [source, count] : by_source)
+    sources += (sources.empty() ? "" : ", ") + std::to_string(count) + " " + source;
+  const auto [lo, hi] = std::minmax_element(allowed.begin(), allowed.end());
+  return "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " + std::to_string(allowed.size()) +
+         " judged cases, " + pct_text(*lo) + " to " + pct_text(*hi) + "; " + sources + ") on " +
+         run.fingerprint.machine_id;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,20 @@
+#pragma once
+// A judged case's resolution, said the same way by every printer: the smallest change it can
+// fail on, on this machine, and why ("2.0% floor", "3.4% noise", "16% unstable").
+#include <string>
+
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+// "2.0% floor", "16% unstable": an allowance and where it comes from.
+std::string resolution_text(double allowed_pct, const std::string& source);
+// The same for a judgement; empty for one without a relative allowance.
+std::string resolution_text(const Judgement& judgement);
+// The case's latency judgement's resolution (else its first judgement's); empty when unjudged.
+std::string case_resolution(const CaseResult& result);
+// One line for a run: "this gate catches >= 2.0% (median over 33 judged cases; 3 from noise,
+// 1 unstable) on nvidia-h100-80gb-hbm3"; empty when nothing was judged against a baseline.
+std::string run_resolution(const RunResult& run);
+
+}  // namespace perfgate

@@ -1,0 +1,58 @@
+#include "judge/confirmation.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace perfgate {
+namespace {
+
+std::string signed_pct(double pct) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%+.1f%%", pct);
+  return buffer;
+}
+
+// The latency judgement, else the first one.
+const Judgement* main_of(const CaseResult& result) {
+  for (const Judgement& j : result.judgements)
+    if (j.metric == "latency_ns") return &j;
+  return result.judgements.empty() ? nullptr : &result.judgements.front();
+}
+
+}  // namespace
+
+bool needs_confirmation(const CaseResult& result) {
+  return result.verdict == Verdict::regressed &&
+         std::any_of(result.judgements.begin(), result.judgements.end(), [](const Judgement& j) {
+           return j.verdict == Verdict::regressed && j.baseline_median != 0;
+         });
+}
+
+void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh) {
+  if (fresh.empty()) return;
+  result.first_verdict = result.verdict;
+  const std::string first = result.message;
+  std::string changes;
+  for (const CaseResult& f : fresh) {
+    const Judgement* main = main_of(f);
+    result.confirmations.push_back({f.verdict, main ? main->metric : "", main ? main->change_pct : 0});
+    if (f.verdict == Verdict::error || f.verdict == Verdict::skipped) {
+      result.message = "unconfirmed (a fresh measurement ended in " + std::string(to_string(f.verdict)) + ": " +
+                       f.message + "): " + first;
+      return;
+    }
+    const std::string change = main ? main->metric + " " + signed_pct(main->change_pct) : "";
+    if (f.verdict != Verdict::regressed) {
+      result.verdict = Verdict::pass;
+      result.message = "not confirmed: a fresh measurement gave " + std::string(to_string(f.verdict)) +
+                       (change.empty() ? "" : " (" + change + ")") + "; the first: " + first;
+      return;
+    }
+    changes += (changes.empty() ? "" : ", ") + change;
+  }
+  result.message = "confirmed by " + std::to_string(fresh.size()) + " fresh measurement" +
+                   (fresh.size() > 1 ? "s" : "") + " (" + changes + "): " + first;
+}
+
+}  // namespace perfgate

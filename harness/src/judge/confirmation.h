@@ -1,0 +1,20 @@
+#pragma once
+// The confirmation rule: a regression found by a case's first measurement stands only when every
+// fresh measurement made to confirm it (new buffers, a new warm-up, after a pause) regressed too.
+// One unlucky state of the device cannot fail a tight gate; a real slowdown is there each time.
+#include <vector>
+
+#include "perfgate/result.h"
+
+namespace perfgate {
+
+// Whether `result` (judged) needs confirming: it regressed against a baseline, not only below
+// an absolute floor (a floor needs no second opinion).
+bool needs_confirmation(const CaseResult& result);
+
+// Applies the rule to `result` with the judged fresh measurements (the gate stops at the first
+// that does not regress): records them and its first verdict, and sets the final verdict and
+// message. An error or skip among them leaves the regression unconfirmed but standing.
+void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh);
+
+}  // namespace perfgate

@@ -1,0 +1,42 @@
+#pragma once
+// How far a case's separate runs land from each other: the noise a verdict must not mistake
+// for a regression. Pure functions over per-run samples (DESIGN.md, "Deciding").
+//
+//   centre     median of the per-run medians
+//   apart      a run whose median lies farther from the centre than `clear_sigmas` x a robust
+//              sigma (1.4826 x the median absolute deviation of the run medians, which runs in a
+//              second mode cannot inflate) and than `min_pct`
+//   sigma      standard deviation of the per-run medians, % of the centre; from 4 runs up a
+//              single run apart is left out of it: one odd run neither widens it nor, as a
+//              median absolute deviation of two equal runs would, narrows it absurdly
+//   drift      the largest change within one run, last third against first third of its
+//              samples, beyond what the run's own jitter explains
+//   unstable   two or more runs apart (the runs fall into separate modes), or a run drifting by
+//              more than clear_sigmas x sigma (and min_pct): the allowance must then cover what
+//              the runs showed, not what a Gaussian would
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+struct RunNoise {
+  int runs = 0;                 // runs with samples
+  double centre = 0;            // median of the run medians
+  double sigma_pct = 0;         // run-to-run standard deviation, % of the centre
+  double range_pct = 0;         // (largest - smallest run median) / centre, %
+  double drift_pct = 0;         // largest within-run drift, % of that run's median
+  int outlier_runs = 0;         // runs clearly apart from the others
+  bool outlier_left_out = false;  // sigma leaves out the one farthest run
+  bool unstable = false;
+  std::string why;              // empty unless something above is worth saying
+};
+
+// `min_pct`: deviations smaller than this are never outliers or drift (the floor of the
+// allowance); `clear_sigmas`: how many sigmas make a run or a drift stand apart.
+RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct, double clear_sigmas);
+
+// Drift of one run: |median of the last third - median of the first third| / median, %, less
+// 4 standard errors of that difference (from the run's jitter); 0 with fewer than 30 samples.
+double drift_pct(const std::vector<double>& samples);
+
+}  // namespace perfgate

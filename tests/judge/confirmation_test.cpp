@@ -1,0 +1,69 @@
+// The confirmation rule on judged results: a regression stands only when every fresh
+// measurement regressed too; the result records the first verdict and each confirmation.
+#include "judge/confirmation.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace perfgate {
+namespace {
+
+CaseResult judged(Verdict verdict, double change_pct, double baseline_median = 3500) {
+  CaseResult r;
+  r.id = "copy/vulkan/n=1048576";
+  r.verdict = verdict;
+  r.message = "latency_ns: " + std::to_string(change_pct);
+  Judgement j;
+  j.metric = "latency_ns";
+  j.baseline_median = baseline_median;
+  j.change_pct = change_pct;
+  j.verdict = verdict;
+  r.judgements.push_back(j);
+  return r;
+}
+
+TEST(Confirmation, OnlyABaselineRegressionNeedsIt) {
+  EXPECT_TRUE(needs_confirmation(judged(Verdict::regressed, 6)));
+  EXPECT_FALSE(needs_confirmation(judged(Verdict::pass, 1)));
+  EXPECT_FALSE(needs_confirmation(judged(Verdict::regressed, 0, 0)));  // an absolute floor
+}
+
+TEST(Confirmation, ConfirmedRegressionStands) {
+  CaseResult r = judged(Verdict::regressed, 5.2);
+  apply_confirmations(r, {judged(Verdict::regressed, 4.9)});
+  EXPECT_EQ(r.verdict, Verdict::regressed);
+  EXPECT_EQ(r.first_verdict, Verdict::regressed);
+  ASSERT_EQ(r.confirmations.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.confirmations[0].change_pct, 4.9);
+  EXPECT_NE(r.message.find("confirmed by 1 fresh measurement (latency_ns +4.9%)"), std::string::npos) << r.message;
+}
+
+TEST(Confirmation, AOneOffDoesNotStand) {
+  CaseResult r = judged(Verdict::regressed, 9.9);
+  apply_confirmations(r, {judged(Verdict::pass, 0.4)});
+  EXPECT_EQ(r.verdict, Verdict::pass);
+  EXPECT_EQ(r.first_verdict, Verdict::regressed);
+  EXPECT_NE(r.message.find("not confirmed"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("+0.4%"), std::string::npos) << r.message;
+}
+
+TEST(Confirmation, EveryConfirmationMustRegress) {
+  CaseResult r = judged(Verdict::regressed, 6);
+  apply_confirmations(r, {judged(Verdict::regressed, 6.1), judged(Verdict::inconclusive, 5)});
+  EXPECT_EQ(r.verdict, Verdict::pass);
+  EXPECT_EQ(r.confirmations.size(), 2u);
+}
+
+TEST(Confirmation, AnErrorLeavesTheRegressionStanding) {
+  CaseResult r = judged(Verdict::regressed, 6);
+  CaseResult broken = judged(Verdict::error, 0);
+  broken.message = "device lost";
+  apply_confirmations(r, {broken});
+  EXPECT_EQ(r.verdict, Verdict::regressed);
+  EXPECT_NE(r.message.find("device lost"), std::string::npos) << r.message;
+}
+
+}  // namespace
+}  // namespace perfgate

@@ -1,0 +1,112 @@
+// The noise-derived allowance on seeded synthetic GPU-like runs (within-run jitter 0.2%, runs
+// offset from each other by a few tenths of a percent): the floor holds for quiet cases, the
+// allowance follows a noisy case's sigma, one odd run neither widens nor narrows it absurdly,
+// multimodal runs are named unstable with a wider allowance, A/A never fails and 5% always does.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "judge/verdict.h"
+
+namespace perfgate {
+namespace {
+
+MetricThreshold floor_threshold(double min_allowed_pct = 2) {
+  MetricThreshold t;
+  t.min_allowed_pct = min_allowed_pct;
+  return t;
+}
+
+std::vector<double> run_at(std::mt19937_64& rng, double median, double cv = 0.002, int n = 100) {
+  std::normal_distribution<double> z(0, cv);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
+  return v;
+}
+
+// `runs` baseline runs whose medians scatter with sigma `between` (relative), and a current run
+// from the same scatter, made `slowdown` times slower.
+struct Case {
+  std::vector<std::vector<double>> baseline;
+  std::vector<double> current;
+};
+Case gpu_case(std::uint64_t seed, double slowdown, double between = 0.004, int runs = 5) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> offset(1, between);
+  Case c;
+  for (int r = 0; r < runs; ++r) c.baseline.push_back(run_at(rng, 3500 * offset(rng)));
+  c.current = run_at(rng, 3500 * offset(rng) * slowdown);
+  return c;
+}
+
+Judgement judge(const Case& c, const MetricThreshold& t = floor_threshold()) {
+  return judge_metric("latency_ns", c.current, c.baseline, t, 0.01, 4.0);
+}
+
+TEST(NoiseModel, QuietCaseSitsAtTheFloor) {
+  const Judgement j = judge(gpu_case(1, 1.0, 0.002));
+  EXPECT_EQ(j.threshold_pct, 2);
+  EXPECT_EQ(j.threshold_source, "floor");
+  EXPECT_EQ(j.baseline_runs, 5);
+  EXPECT_LT(j.noise_pct, 0.5);
+  EXPECT_FALSE(j.unstable);
+}
+
+TEST(NoiseModel, NoisyCaseFollowsItsSigma) {
+  const Judgement j = judge(gpu_case(2, 1.0, 0.015));
+  EXPECT_EQ(j.threshold_source, "noise");
+  EXPECT_NEAR(j.threshold_pct, 4 * j.noise_pct, 1e-9);
+  EXPECT_GT(j.threshold_pct, 2);
+  EXPECT_LT(j.threshold_pct, 12);
+}
+
+TEST(NoiseModel, AANeverFailsAndFivePercentAlwaysDoes) {
+  int false_alarms = 0, caught5 = 0, caught3 = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    false_alarms += judge(gpu_case(100 + seed, 1.00)).verdict == Verdict::regressed;
+    caught5 += judge(gpu_case(100 + seed, 1.05)).verdict == Verdict::regressed;
+    caught3 += judge(gpu_case(100 + seed, 1.03)).verdict == Verdict::regressed;
+  }
+  EXPECT_EQ(false_alarms, 0);
+  EXPECT_EQ(caught5, 200);
+  EXPECT_GE(caught3, 180);  // 1% above the 2% floor with 0.4% run-to-run sigma
+}
+
+TEST(NoiseModel, OneOddRunNeitherWidensNorNarrows) {
+  Case c = gpu_case(3, 1.0, 0.002, 5);
+  for (double& x : c.baseline[3]) x *= 1.25;  // one run 25% slower (a busy neighbour)
+  const Judgement j = judge(c);
+  EXPECT_FALSE(j.unstable);
+  EXPECT_EQ(j.threshold_source, "floor");   // not widened towards 25%
+  EXPECT_NE(j.noise_note.find("one run"), std::string::npos) << j.noise_note;
+  Case slow = c;
+  for (double& x : slow.current) x *= 1.05;
+  EXPECT_EQ(judge(slow).verdict, Verdict::regressed);
+}
+
+TEST(NoiseModel, MultimodalRunsAreUnstableWithAStatedAllowance) {
+  Case c = gpu_case(4, 1.0, 0.002, 7);
+  for (int r : {1, 4, 6})
+    for (double& x : c.baseline[r]) x *= 1.10;  // three of seven runs in a mode 10% slower
+  for (double& x : c.current) x *= 1.10;       // and the check lands in it
+  const Judgement j = judge(c);
+  EXPECT_TRUE(j.unstable);
+  EXPECT_EQ(j.threshold_source, "unstable");
+  EXPECT_GT(j.threshold_pct, 14);  // 1.5 x the 10% the runs spanned
+  EXPECT_NE(j.verdict, Verdict::regressed) << j.reason;
+  EXPECT_NE(j.reason.find("multimodal"), std::string::npos) << j.reason;
+}
+
+TEST(NoiseModel, AFixedAllowanceIsTheLeastAllowed) {
+  MetricThreshold fixed = floor_threshold();
+  fixed.max_regression_pct = 150;
+  const Judgement j = judge(gpu_case(5, 2.0), fixed);  // 2x slower, allowed 150%
+  EXPECT_EQ(j.threshold_pct, 150);
+  EXPECT_EQ(j.threshold_source, "fixed");
+  EXPECT_EQ(j.verdict, Verdict::pass);
+}
+
+}  // namespace
+}  // namespace perfgate

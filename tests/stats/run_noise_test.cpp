@@ -1,0 +1,85 @@
+// The run-to-run noise model on seeded synthetic runs: quiet runs give a small sigma, one odd run
+// neither widens nor narrows it absurdly, runs in two modes or drifting inside a run are unstable.
+#include "stats/run_noise.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace perfgate {
+namespace {
+
+// A run of `n` samples around `median` with relative jitter `cv` (within-run noise).
+std::vector<double> run_at(std::mt19937_64& rng, double median, double cv = 0.002, int n = 60) {
+  std::normal_distribution<double> z(0, cv);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
+  return v;
+}
+
+std::vector<std::vector<double>> runs_at(std::uint64_t seed, const std::vector<double>& medians) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<double>> runs;
+  for (double m : medians) runs.push_back(run_at(rng, m));
+  return runs;
+}
+
+TEST(RunNoise, QuietRunsGiveTheirSpread) {
+  const auto noise = run_noise(runs_at(1, {1000, 1003, 997, 1001, 999}), 2, 4);
+  EXPECT_EQ(noise.runs, 5);
+  EXPECT_NEAR(noise.sigma_pct, 0.22, 0.08);
+  EXPECT_NEAR(noise.range_pct, 0.6, 0.1);
+  EXPECT_FALSE(noise.unstable);
+  EXPECT_FALSE(noise.outlier_left_out);
+  EXPECT_TRUE(noise.why.empty()) << noise.why;
+}
+
+TEST(RunNoise, OneOddRunIsLeftOutNotWidening) {
+  // Four runs within 0.4%, one 8% slower: sigma stays that of the four, the case is not
+  // unstable, and the odd run is named.
+  const auto noise = run_noise(runs_at(2, {1000, 1002, 998, 1080, 1001}), 2, 4);
+  EXPECT_TRUE(noise.outlier_left_out);
+  EXPECT_LT(noise.sigma_pct, 0.4);
+  EXPECT_FALSE(noise.unstable);
+  EXPECT_NE(noise.why.find("one run"), std::string::npos) << noise.why;
+}
+
+TEST(RunNoise, TwoEqualRunsDoNotNarrowToZero) {
+  // A median absolute deviation of {0, 0, 2%} would be 0; the standard deviation of three
+  // runs keeps the 2% run in the estimate (too few runs to set one apart).
+  const auto noise = run_noise(runs_at(3, {1000, 1000, 1020}), 2, 4);
+  EXPECT_FALSE(noise.outlier_left_out);
+  EXPECT_NEAR(noise.sigma_pct, 1.15, 0.2);
+}
+
+TEST(RunNoise, TwoModesAreUnstable) {
+  // Seven runs, three of them 10% slower: multimodal, not noise.
+  const auto noise = run_noise(runs_at(4, {1000, 1100, 1001, 999, 1102, 1000, 1098}), 2, 4);
+  EXPECT_TRUE(noise.unstable);
+  EXPECT_NE(noise.why.find("multimodal"), std::string::npos) << noise.why;
+  EXPECT_NEAR(noise.range_pct, 10.3, 0.5);
+}
+
+TEST(RunNoise, DriftInsideARunIsUnstable) {
+  std::mt19937_64 rng(5);
+  std::vector<std::vector<double>> runs;
+  for (int r = 0; r < 5; ++r) runs.push_back(run_at(rng, 1000));
+  for (std::size_t i = 0; i < runs[2].size(); ++i)  // the third run slows by 6% as it goes
+    runs[2][i] *= 1 + 0.06 * static_cast<double>(i) / static_cast<double>(runs[2].size());
+  const auto noise = run_noise(runs, 2, 4);
+  EXPECT_TRUE(noise.unstable);
+  EXPECT_NE(noise.why.find("drifting"), std::string::npos) << noise.why;
+  EXPECT_GT(noise.drift_pct, 2);  // the 4% between the thirds, less 4 errors of it
+}
+
+TEST(RunNoise, FewSamplesOrRunsAreNoNoise) {
+  EXPECT_EQ(run_noise({}, 2, 4).runs, 0);
+  const auto one = run_noise({{1, 2, 3}}, 2, 4);
+  EXPECT_EQ(one.runs, 1);
+  EXPECT_EQ(one.sigma_pct, 0);
+  EXPECT_EQ(drift_pct(std::vector<double>(29, 1.0)), 0);  // fewer than 30 samples
+}
+
+}  // namespace
+}  // namespace perfgate
