@@ -56,11 +56,11 @@ TEST(ThresholdSet, ResolvesDefaults) {
   EXPECT_DOUBLE_EQ(t.sampling.batch_min_time_ms, 2);
   ASSERT_EQ(t.metrics.count("latency_ns"), 1u);
   const MetricThreshold& latency = t.metrics.at("latency_ns");
-  EXPECT_EQ(latency.direction, "lower");
+  EXPECT_EQ(latency.direction, Direction::lower);
   EXPECT_EQ(latency.max_regression_pct, 15);
   EXPECT_EQ(latency.min_change, 1000);
   EXPECT_FALSE(latency.floor);
-  EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, "higher");
+  EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, Direction::higher);
   // floor 0 is off and pct_peak_bw has nothing else: not judged, so not listed.
   EXPECT_EQ(t.metrics.count("pct_peak_bw"), 0u);
   EXPECT_EQ(t.metrics.size(), 3u);
@@ -88,8 +88,8 @@ TEST(ThresholdSet, DirectionDefaultsFromTheMetricName) {
   const Thresholds t = ThresholdSet::from_yaml_text(
       "defaults:\n  metrics:\n    cold_latency_ns: {max_regression_pct: 20}\n    gflops: {floor: 5}\n", "d.yaml")
       .resolve("a", "b");
-  EXPECT_EQ(t.metrics.at("cold_latency_ns").direction, "lower");
-  EXPECT_EQ(t.metrics.at("gflops").direction, "higher");
+  EXPECT_EQ(t.metrics.at("cold_latency_ns").direction, Direction::lower);
+  EXPECT_EQ(t.metrics.at("gflops").direction, Direction::higher);
   EXPECT_DOUBLE_EQ(t.significance, 0.01);  // built-in values for what a file leaves out
 }
 
@@ -125,8 +125,8 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
   const ThresholdSet set = ThresholdSet::load(std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds");
   const Thresholds t = set.resolve("q4_0_matvec/vulkan/m=4096,k=4096", "nvidia-h100-80gb-hbm3");
   EXPECT_EQ(t.metrics.at("latency_ns").max_regression_pct, 15);
-  EXPECT_EQ(t.metrics.at("latency_ns").direction, "lower");
-  EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, "higher");
+  EXPECT_EQ(t.metrics.at("latency_ns").direction, Direction::lower);
+  EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, Direction::higher);
 }
 
 // Loading `load` must throw an Error whose message contains `fragment`.

@@ -14,14 +14,14 @@ namespace {
 
 MetricThreshold latency_threshold(double max_regression_pct = 15) {
   MetricThreshold t;
-  t.direction = "lower";
+  t.direction = Direction::lower;
   t.max_regression_pct = max_regression_pct;
   return t;
 }
 
 MetricThreshold bandwidth_threshold() {
   MetricThreshold t;
-  t.direction = "higher";
+  t.direction = Direction::higher;
   t.max_regression_pct = 15;
   return t;
 }
@@ -201,7 +201,7 @@ TEST(VerdictMinChange, SmallAbsoluteChangesNeverRegress) {
 
 TEST(VerdictFloor, BelowTheFloorRegressesWhateverTheBaseline) {
   MetricThreshold t;
-  t.direction = "higher";
+  t.direction = Direction::higher;
   t.floor = 50;
   const std::vector<double> current = {40, 41, 39, 40, 42, 40, 38, 40, 41, 40};
   const std::vector<std::vector<double>> baseline = {current};  // unchanged since the baseline
@@ -215,7 +215,7 @@ TEST(VerdictFloor, BelowTheFloorRegressesWhateverTheBaseline) {
 
 TEST(VerdictFloor, JudgedWithoutABaseline) {
   MetricThreshold t;
-  t.direction = "higher";
+  t.direction = Direction::higher;
   const std::vector<double> current = {40, 41, 39};
   EXPECT_FALSE(judge_floor("bandwidth_gbps", current, t));  // no floor: nothing to judge
   t.floor = 0;
@@ -229,7 +229,7 @@ TEST(VerdictFloor, JudgedWithoutABaseline) {
   EXPECT_EQ(judge_floor("bandwidth_gbps", current, t)->verdict, Verdict::pass);
 
   MetricThreshold limit;  // on a lower-is-better metric the floor is an upper limit
-  limit.direction = "lower";
+  limit.direction = Direction::lower;
   limit.floor = 35;
   EXPECT_EQ(judge_floor("latency_ns", current, limit)->verdict, Verdict::regressed);
 }

@@ -11,8 +11,8 @@
 namespace perfgate {
 namespace {
 
-SamplingOptions quick() {
-  SamplingOptions o;
+SamplingSettings quick() {
+  SamplingSettings o;
   o.min_samples = 3;
   o.max_samples = 5;
   o.min_time_s = 0;
@@ -121,7 +121,7 @@ class ClockStepCase : public PreparedCase {
 
 TEST(MeasureSampler, RestartsAfterALevelShiftAndKeepsTheSettledSamples) {
   ClockStepCase device;
-  SamplingOptions options;
+  SamplingSettings options;
   options.min_samples = 30;  // the plateau outlasts the warm-up and ends inside the sampling
   options.min_time_s = 0;
   options.warmup_s = 0;

@@ -45,8 +45,7 @@ struct Summary {
   double p5 = 0, p95 = 0;
 };
 
-// Metric names are fixed: latency_ns, host_latency_ns, cold_latency_ns, bandwidth_gbps,
-// gflops, pct_peak_bw. Samples are per dispatch (a batch's time divided by its dispatches).
+// Metric names are fixed (perfgate/metric_names.h). Samples are per dispatch (a batch's time divided by its dispatches).
 struct Metric {
   std::vector<double> samples;
   Summary summary;

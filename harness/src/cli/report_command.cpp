@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "report/gbench_json.h"
 #include "report/history.h"
 #include "report/html_printer.h"
@@ -112,8 +113,8 @@ int history_main(const HistoryFlags& flags) {
                 "verdict", "latency", "change", "bandwidth");
     double previous = 0;
     for (const HistoryPoint& p : entries) {
-      const auto latency = p.medians.find("latency_ns");
-      const auto bandwidth = p.medians.find("bandwidth_gbps");
+      const auto latency = p.medians.find(metric::latency_ns);
+      const auto bandwidth = p.medians.find(metric::bandwidth_gbps);
       const double ns = latency == p.medians.end() ? 0 : latency->second;
       const std::string change = previous > 0 && ns > 0 ? fmt::format("{:+.1f}%", 100 * (ns / previous - 1)) : "";
       std::printf("  %-20s  %-24s  %-10s  %-12s  %s  %8s  %s\n", p.started_at.c_str(), p.machine_id.c_str(),

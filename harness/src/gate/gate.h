@@ -22,8 +22,6 @@ class Gate {
   // Judges an already measured result (used by `compare` and after each measurement).
   void judge(CaseResult& result, const Thresholds& thresholds) const;
 
-  static SamplingOptions sampling_options(const SamplingSettings& settings);
-
  private:
   Device& device_;
   const ThresholdSet& thresholds_;

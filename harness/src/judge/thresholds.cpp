@@ -11,21 +11,22 @@
 #include <sstream>
 
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 
 namespace perfgate {
 
 const std::vector<std::string>& known_metrics() {
-  static const std::vector<std::string> names = {"latency_ns",     "host_latency_ns",
-                                                 "cold_latency_ns", "bandwidth_gbps",
-                                                 "gflops",          "pct_peak_bw"};
+  static const std::vector<std::string> names = {metric::latency_ns,     metric::host_latency_ns,
+                                                 metric::cold_latency_ns, metric::bandwidth_gbps,
+                                                 metric::gflops,          metric::pct_peak_bw};
   return names;
 }
 
 namespace {
 
 // Times are better lower; rates and fractions of peak are better higher.
-std::string natural_direction(const std::string& metric) {
-  return metric.ends_with("_ns") ? "lower" : "higher";
+Direction natural_direction(const std::string& metric) {
+  return metric.ends_with("_ns") ? Direction::lower : Direction::higher;
 }
 
 std::string describe(const YAML::Node& node) {
@@ -111,9 +112,10 @@ void apply_metric(const FileReader& in, const YAML::Node& map, const std::string
   in.fields(map, path, {"direction", "max_regression_pct", "min_change", "floor"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "direction") {
-                m.direction = in.text(value, at);
-                if (m.direction != "lower" && m.direction != "higher")
+                const std::string direction = in.text(value, at);
+                if (direction != "lower" && direction != "higher")
                   throw in.error(value, at, "expected \"lower\" or \"higher\", got " + describe(value));
+                m.direction = direction == "higher" ? Direction::higher : Direction::lower;
               } else if (key == "max_regression_pct") {
                 m.max_regression_pct = in.number_at_least(value, at, 0);
               } else if (key == "min_change") {

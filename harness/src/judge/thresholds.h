@@ -24,28 +24,23 @@
 #include <string_view>
 #include <vector>
 
+#include "core/sampling_settings.h"
+
 namespace perfgate {
 
+// Which way is better for a metric: thresholds files say `direction: lower` or `higher`.
+enum class Direction { lower, higher };
+
 struct MetricThreshold {
-  std::string direction = "lower";         // "lower" | "higher": which way is better
+  Direction direction = Direction::lower;
   std::optional<double> max_regression_pct;  // relative threshold, % worse than the baseline
   std::optional<double> min_change;          // absolute, in the metric's unit: smaller never regresses
   std::optional<double> floor;               // absolute limit; 0 = off (see has_floor)
 
-  bool higher_is_better() const { return direction == "higher"; }
+  bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }
   // A metric is judged only when it has something to be judged against.
   bool judged() const { return max_regression_pct.has_value() || has_floor(); }
-};
-
-struct SamplingSettings {
-  int min_samples = 10;
-  int max_samples = 200;
-  double min_time_s = 0.3;
-  double timeout_s = 20;
-  double target_precision_pct = 1.0;  // stop when the median's 95% CI half-width is below this
-  double warmup_s = 0.1;
-  double batch_min_time_ms = 2;       // a sample is a batch of dispatches lasting this long
 };
 
 struct Thresholds {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "perfgate/metric_names.h"
 #include "stats/significance.h"
 #include "stats/summary.h"
 
@@ -27,9 +28,9 @@ std::string format_value(const std::string& metric, double value) {
     if (magnitude >= 1e3) return printf_string("%.3g us", value / 1e3);
     return printf_string("%.3g ns", value);
   }
-  if (metric == "bandwidth_gbps") return printf_string("%.3g GB/s", value);
-  if (metric == "gflops") return printf_string("%.3g GFLOP/s", value);
-  if (metric == "pct_peak_bw") return printf_string("%.3g%% of peak", value);
+  if (metric == metric::bandwidth_gbps) return printf_string("%.3g GB/s", value);
+  if (metric == metric::gflops) return printf_string("%.3g GFLOP/s", value);
+  if (metric == metric::pct_peak_bw) return printf_string("%.3g%% of peak", value);
   return printf_string("%.3g", value);
 }
 

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 #include "stats/summary.h"
 #include "store/content_digest.h"
@@ -47,18 +48,18 @@ std::vector<double> map_samples(const std::vector<double>& latency_ns, double nu
 }  // namespace
 
 void derive_metrics(CaseResult& result, const Peaks& peaks) {
-  auto latency = result.metrics.find("latency_ns");
+  auto latency = result.metrics.find(metric::latency_ns);
   if (latency == result.metrics.end()) return;
   const auto& ns = latency->second.samples;
   const double bytes = result.cost.bytes();
   if (bytes > 0) {  // bytes per ns = GB/s (1 GB = 1e9 B)
-    result.metrics["bandwidth_gbps"] = make_metric(map_samples(ns, bytes));
+    result.metrics[metric::bandwidth_gbps] = make_metric(map_samples(ns, bytes));
     if (peaks.bandwidth_gbps > 0) {
       result.peak_bandwidth_gbps = peaks.bandwidth_gbps;
-      result.metrics["pct_peak_bw"] = make_metric(map_samples(ns, 100.0 * bytes / peaks.bandwidth_gbps));
+      result.metrics[metric::pct_peak_bw] = make_metric(map_samples(ns, 100.0 * bytes / peaks.bandwidth_gbps));
     }
   }
-  if (result.cost.flops > 0) result.metrics["gflops"] = make_metric(map_samples(ns, result.cost.flops));
+  if (result.cost.flops > 0) result.metrics[metric::gflops] = make_metric(map_samples(ns, result.cost.flops));
   result.arithmetic_intensity = bytes > 0 ? result.cost.flops / bytes : 0;
   if (bytes == 0 && result.cost.flops == 0) {
     result.bound.clear();
@@ -70,7 +71,7 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
   }
 }
 
-CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingOptions& options,
+CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,
                         const Peaks& peaks, std::uint64_t seed) {
   CaseResult result;
   result.id = spec.id;
@@ -109,10 +110,10 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingOpti
     }
 
     Samples samples = sample(*prepared, options);
-    result.metrics["latency_ns"] = make_metric(samples.device_ns);
-    result.metrics["host_latency_ns"] = make_metric(samples.host_ns);
+    result.metrics[metric::latency_ns] = make_metric(samples.device_ns);
+    result.metrics[metric::host_latency_ns] = make_metric(samples.host_ns);
     if (!samples.cold_device_ns.empty())
-      result.metrics["cold_latency_ns"] = make_metric(samples.cold_device_ns);
+      result.metrics[metric::cold_latency_ns] = make_metric(samples.cold_device_ns);
     result.encode_ns = prepared->encode_ns_per_dispatch();
     const auto names = prepared->stage_names();
     if (names.size() > 1 && samples.stage_ns.size() == names.size()) {

@@ -18,7 +18,7 @@ struct Peaks {
 
 // Never throws for a kernel's failure: a wrong result or an exception becomes Verdict::error,
 // a case the device cannot hold becomes Verdict::skipped.
-CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingOptions& options,
+CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,
                         const Peaks& peaks, std::uint64_t seed);
 
 // Fills bandwidth_gbps, gflops, pct_peak_bw, arithmetic intensity and bound from latency_ns.

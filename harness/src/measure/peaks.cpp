@@ -7,6 +7,7 @@
 
 #include "core/sysinfo.h"
 #include "measure/case_selection.h"
+#include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 #include "store/atomic_file.h"
 
@@ -24,7 +25,7 @@ double measure_peak(Device& device, const char* kernel_name, bool flops) {
   selection.kernel_glob = kernel_name;
   selection.backends = {device.backend()};
   auto cases = select_cases(selection);
-  SamplingOptions quick;
+  SamplingSettings quick;
   quick.min_samples = 5;
   quick.min_time_s = 0.1;
   quick.timeout_s = 5;
@@ -35,7 +36,7 @@ double measure_peak(Device& device, const char* kernel_name, bool flops) {
   for (const auto& spec : cases) {
     CaseResult r = measure_case(device, spec, quick, Peaks{}, 1);
     if (r.verdict == Verdict::error || r.verdict == Verdict::skipped) continue;
-    const auto& m = r.metrics[flops ? "gflops" : "bandwidth_gbps"];
+    const auto& m = r.metrics[flops ? metric::gflops : metric::bandwidth_gbps];
     best = std::max(best, m.summary.p95);
     break;
   }

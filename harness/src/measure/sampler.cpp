@@ -41,7 +41,7 @@ double median_relative_precision(std::vector<double> samples) {
   return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
 }
 
-Samples sample(PreparedCase& prepared, const SamplingOptions& options) {
+Samples sample(PreparedCase& prepared, const SamplingSettings& options) {
   Samples out;
   const auto start = Clock::now();
 

@@ -4,20 +4,10 @@
 #include <functional>
 #include <vector>
 
+#include "core/sampling_settings.h"
 #include "measure/device.h"
 
 namespace perfgate {
-
-struct SamplingOptions {
-  int min_samples = 10;
-  int max_samples = 200;
-  double min_time_s = 0.3;
-  double timeout_s = 20;
-  double target_precision_pct = 1.0;  // 95% CI half-width of the median, % of the median
-  double warmup_s = 0.1;
-  double batch_min_time_ms = 2;       // a sample is a batch lasting at least this long
-  int cold_samples = 5;               // 0: no cold measurement
-};
 
 struct Samples {
   std::vector<double> device_ns;      // per dispatch, one per batch
@@ -37,6 +27,6 @@ bool level_shift(const std::vector<double>& samples, double pct);
 // Half-width of the distribution-free 95% confidence interval of the median, relative to it.
 double median_relative_precision(std::vector<double> samples);
 
-Samples sample(PreparedCase& prepared, const SamplingOptions& options);
+Samples sample(PreparedCase& prepared, const SamplingSettings& options);
 
 }  // namespace perfgate

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/metric_names.h"
+
 namespace perfgate::notify {
 namespace {
 
@@ -54,7 +56,7 @@ std::string format_value(const std::string& metric, double value) {
     return fmt::format("{:.3g} ns", value);
   }
   if (metric.ends_with("_gbps")) return fmt::format("{:.4g} GB/s", value);
-  if (metric == "gflops") return fmt::format("{:.4g} GFLOP/s", value);
+  if (metric == metric::gflops) return fmt::format("{:.4g} GFLOP/s", value);
   if (metric.starts_with("pct_")) return fmt::format("{:.3g} %", value);
   return fmt::format("{:.4g}", value);
 }

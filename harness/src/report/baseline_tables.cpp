@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "perfgate/metric_names.h"
 #include "report/table_printer.h"
 #include "report/text_table.h"
 #include "stats/summary.h"
@@ -12,8 +13,8 @@ namespace {
 
 std::string metric_value(const std::string& metric, double value) {
   if (metric.ends_with("_ns")) return format_duration_ns(value);
-  if (metric == "bandwidth_gbps") return format_bandwidth(value);
-  if (metric == "gflops") return format_flops(value);
+  if (metric == metric::bandwidth_gbps) return format_bandwidth(value);
+  if (metric == metric::gflops) return format_flops(value);
   char text[32];
   std::snprintf(text, sizeof text, metric.starts_with("pct_") ? "%.1f%%" : "%.4g", value);
   return text;
@@ -32,7 +33,7 @@ std::string median_of(const BaselineCase& c, const std::string& metric) {
 }
 
 std::string sample_count(const BaselineCase& c) {
-  auto it = c.runs.find("latency_ns");
+  auto it = c.runs.find(metric::latency_ns);
   if (it == c.runs.end()) return "-";
   return std::to_string(it->second.size()) + " x " + std::to_string(pooled(it->second).size() / it->second.size());
 }
@@ -62,8 +63,8 @@ std::string render_baselines(const std::vector<BaselineCase>& cases, bool markdo
                    {"latency", TextTable::Align::right}, {"bandwidth", TextTable::Align::right},
                    {"approved by"}, {"at"}, {"reason"}});
   for (const auto& c : cases)
-    table.add_row({c.fingerprint.machine_id, c.id, sample_count(c), median_of(c, "latency_ns"),
-                   median_of(c, "bandwidth_gbps"), c.approval.by, c.approval.at, c.approval.reason});
+    table.add_row({c.fingerprint.machine_id, c.id, sample_count(c), median_of(c, metric::latency_ns),
+                   median_of(c, metric::bandwidth_gbps), c.approval.by, c.approval.at, c.approval.reason});
   const std::string count = std::to_string(cases.size()) + " approved cases";
   if (markdown) return "### Approved baselines\n\n" + count + "\n\n" + (table.empty() ? "" : table.markdown());
   return table.empty() ? count + "\n" : table.text() + count + "\n";

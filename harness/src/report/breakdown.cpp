@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 #include "report/table_printer.h"
 #include "report/verdict_order.h"
@@ -80,11 +81,11 @@ std::optional<Breakdown> breakdown_of(const CaseResult& result, const StageCosts
     // Per-stage costs unknown: name the whole plan's bound instead, and say so.
     b.bottleneck_reason += fmt::format(" (largest of {} stages); the whole {} is {}", b.stages.size(),
                                        result.kernel.empty() ? "plan" : result.kernel,
-                                       ceiling_text(result.bound, result.bound == "memory" ? median_of(result, "pct_peak_bw") : 0));
+                                       ceiling_text(result.bound, result.bound == "memory" ? median_of(result, metric::pct_peak_bw) : 0));
   }
 
-  const double gpu_ns = median_of(result, "latency_ns");
-  const double host_ns = median_of(result, "host_latency_ns");
+  const double gpu_ns = median_of(result, metric::latency_ns);
+  const double host_ns = median_of(result, metric::host_latency_ns);
   if (gpu_ns > 0) b.gaps_ns = std::max(0.0, gpu_ns - b.stages_ns);
   if (gpu_ns > 0 && host_ns > 0) {
     b.launch_overhead_ns = host_ns - gpu_ns;
@@ -96,7 +97,7 @@ std::optional<Breakdown> breakdown_of(const CaseResult& result, const StageCosts
 double peak_gflops_of(const RunResult& run) {
   double peak = 0;
   for (const auto& c : run.cases)
-    if (c.kernel == "fma_peak") peak = std::max(peak, median_of(c, "gflops"));
+    if (c.kernel == "fma_peak") peak = std::max(peak, median_of(c, metric::gflops));
   return peak;
 }
 

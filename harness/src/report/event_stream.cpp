@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 
 namespace perfgate {
@@ -28,12 +29,12 @@ std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, con
     json e = common(run, r, "dispatch");
     e["index"] = 0;
     e["stage"] = r.kernel;
-    e["host_ns"] = median_of(r, "host_latency_ns");
+    e["host_ns"] = median_of(r, metric::host_latency_ns);
     events.push_back(std::move(e));
     return events;
   }
   const VulkanPlan plan = kernel->vulkan_plan(r.params, limits);
-  const double total_ns = median_of(r, "latency_ns");
+  const double total_ns = median_of(r, metric::latency_ns);
   for (std::size_t i = 0; i < plan.dispatches.size(); ++i) {
     const Dispatch& d = plan.dispatches[i];
     json e = common(run, r, "dispatch");

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "stats/summary.h"
 #include "store/atomic_file.h"
 #include "store/result_json.h"
@@ -44,7 +45,7 @@ json benchmark_run(const CaseResult& c, int family, const std::string& name, std
 }
 
 void append_case(json& benchmarks, const CaseResult& c, int family) {
-  auto latency = c.metrics.find("latency_ns");
+  auto latency = c.metrics.find(metric::latency_ns);
   if (latency == c.metrics.end() || latency->second.samples.empty()) {
     json run = benchmark_run(c, family, c.id, 1);
     run.update({{"run_type", "iteration"}, {"repetition_index", 0}, {"iterations", 0}, {"real_time", 0.0},
@@ -56,7 +57,7 @@ void append_case(json& benchmarks, const CaseResult& c, int family) {
   const std::vector<double>& real_ns = latency->second.samples;
   // cpu_time: the host's wall time per dispatch when it was recorded (GPU cases), else real time.
   std::vector<double> cpu_ns = real_ns;
-  if (auto host = c.metrics.find("host_latency_ns");
+  if (auto host = c.metrics.find(metric::host_latency_ns);
       host != c.metrics.end() && host->second.samples.size() == real_ns.size())
     cpu_ns = host->second.samples;
   const double bytes = c.cost.bytes();
@@ -195,9 +196,9 @@ CaseResult finish(Family& f) {
   }
   c.cost.bytes_read = f.bytes.empty() ? 0 : median(f.bytes);
   c.cost.flops = f.flops.empty() ? 0 : median(f.flops);
-  c.metrics["latency_ns"] = metric_of(f.samples_ns);
-  if (c.cost.bytes() > 0) c.metrics["bandwidth_gbps"] = metric_of(per_sample(f.samples_ns, c.cost.bytes()));
-  if (c.cost.flops > 0) c.metrics["gflops"] = metric_of(per_sample(f.samples_ns, c.cost.flops));
+  c.metrics[metric::latency_ns] = metric_of(f.samples_ns);
+  if (c.cost.bytes() > 0) c.metrics[metric::bandwidth_gbps] = metric_of(per_sample(f.samples_ns, c.cost.bytes()));
+  if (c.cost.flops > 0) c.metrics[metric::gflops] = metric_of(per_sample(f.samples_ns, c.cost.flops));
   c.arithmetic_intensity = c.cost.bytes() > 0 ? c.cost.flops / c.cost.bytes() : 0;
   c.message = fmt::format("imported from Google Benchmark JSON ({} samples)", f.samples_ns.size());
   return c;

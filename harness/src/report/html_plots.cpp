@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/metric_names.h"
 #include "report/breakdown.h"
 #include "report/svg_distribution.h"
 #include "report/svg_line_chart.h"
@@ -27,7 +28,7 @@ std::string case_caption(const CaseResult& c) {
 }
 
 const std::vector<double>* latency_samples(const CaseResult& c) {
-  const Metric* m = find_metric(c, "latency_ns");
+  const Metric* m = find_metric(c, metric::latency_ns);
   return m && !m->samples.empty() ? &m->samples : nullptr;
 }
 
@@ -45,7 +46,7 @@ std::string roofline_section(const RunResult& run) {
   for (const auto& c : run.cases) {
     peak_bandwidth_gbps = std::max(peak_bandwidth_gbps, c.peak_bandwidth_gbps);
     if (!latency_samples(c)) continue;
-    const double gflops = median_of(c, "gflops");
+    const double gflops = median_of(c, metric::gflops);
     if (gflops > 0 && c.arithmetic_intensity > 0)
       points.push_back({c.id, c.arithmetic_intensity, gflops, c.verdict});
     else
@@ -134,7 +135,7 @@ std::string sweep_section(const RunResult& run) {
     for (const SweepLine& line : sweep.lines) {
       svg::LineSeries s{line.others.empty() ? sweep.kernel : line.others, {}};
       for (const auto& [value, c] : line.points) {
-        const double ns = median_of(*c, "latency_ns");
+        const double ns = median_of(*c, metric::latency_ns);
         // Dots take the series' colour unless the case needs attention.
         const bool notable = severity(c->verdict) < severity(Verdict::no_baseline);
         s.points.push_back({static_cast<double>(value), ns,
@@ -167,7 +168,7 @@ std::string history_section(const RunResult& run, const std::map<std::string, st
     axes.y_title = "median latency";
     axes.y_format = format_duration_ns;
     for (const HistoryPoint& p : it->second) {
-      auto latency = p.medians.find("latency_ns");
+      auto latency = p.medians.find(metric::latency_ns);
       if (latency == p.medians.end()) continue;
       const double x = static_cast<double>(series.points.size());
       series.points.push_back({x, latency->second,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/metric_names.h"
 #include "report/breakdown.h"
 #include "report/html_plots.h"
 #include "report/table_printer.h"
@@ -81,7 +82,7 @@ std::string verdict_table(const RunResult& run) {
       "<th>bound</th><th>note</th></tr>\n";
   for (const CaseResult* c : worst_first(run)) {
     std::string latency = "-", spread, change, threshold, p, bandwidth = "-", peak = "-", gflops = "-";
-    if (const Metric* m = find_metric(*c, "latency_ns")) {
+    if (const Metric* m = find_metric(*c, metric::latency_ns)) {
       latency = format_duration_ns(m->summary.median);
       if (m->summary.median > 0) spread = fmt::format("{:.1f}%", 100 * m->summary.mad / m->summary.median);
     }
@@ -91,9 +92,9 @@ std::string verdict_table(const RunResult& run) {
       threshold = fmt::format("{:.1f}%", j->threshold_pct);
       p = fmt::format("{:.3g}", j->p_value);
     }
-    if (const Metric* m = find_metric(*c, "bandwidth_gbps")) bandwidth = format_bandwidth(m->summary.median);
-    if (const Metric* m = find_metric(*c, "pct_peak_bw")) peak = fmt::format("{:.1f}%", m->summary.median);
-    if (const Metric* m = find_metric(*c, "gflops")) gflops = format_flops(m->summary.median);
+    if (const Metric* m = find_metric(*c, metric::bandwidth_gbps)) bandwidth = format_bandwidth(m->summary.median);
+    if (const Metric* m = find_metric(*c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
+    if (const Metric* m = find_metric(*c, metric::gflops)) gflops = format_flops(m->summary.median);
     std::string note = xml_escape(c->message);
     if (c->fits_in_cache) note = "fits in cache" + std::string(note.empty() ? "" : "; ") + note;
     out += fmt::format(

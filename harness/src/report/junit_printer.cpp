@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/metric_names.h"
 #include "report/verdict_order.h"
 #include "report/xml_escape.h"
 
@@ -17,7 +18,7 @@ std::string number(double value) { return fmt::format("{:.6g}", value); }
 // Time spent in the measured dispatches (the sum of the latency samples), in seconds.
 double measured_seconds(const CaseResult& c) {
   double ns = 0;
-  if (const Metric* m = find_metric(c, "latency_ns"))
+  if (const Metric* m = find_metric(c, metric::latency_ns))
     for (double s : m->samples) ns += s;
   return ns / 1e9;
 }

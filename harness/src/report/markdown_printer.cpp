@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/metric_names.h"
 #include "report/breakdown.h"
 #include "report/table_printer.h"
 #include "report/verdict_order.h"
@@ -64,11 +65,11 @@ std::string verdict_row(const CaseResult& c) {
   if (const Judgement* j = main_judgement(c)) {
     change = fmt::format("{:+.1f}%", j->change_pct);
     threshold = fmt::format("{:.1f}%", j->threshold_pct);
-    if (j->metric != "latency_ns") change += " (" + j->metric + ")";
+    if (j->metric != metric::latency_ns) change += " (" + j->metric + ")";
   }
-  if (const Metric* m = find_metric(c, "latency_ns")) latency = format_duration_ns(m->summary.median);
-  if (const Metric* m = find_metric(c, "bandwidth_gbps")) bandwidth = format_bandwidth(m->summary.median);
-  if (const Metric* m = find_metric(c, "pct_peak_bw")) peak = fmt::format("{:.1f}%", m->summary.median);
+  if (const Metric* m = find_metric(c, metric::latency_ns)) latency = format_duration_ns(m->summary.median);
+  if (const Metric* m = find_metric(c, metric::bandwidth_gbps)) bandwidth = format_bandwidth(m->summary.median);
+  if (const Metric* m = find_metric(c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
   std::string verdict(to_string(c.verdict));
   if (c.verdict == Verdict::regressed || c.verdict == Verdict::error) verdict = "**" + verdict + "**";
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, code(c.id), latency, change,

@@ -5,6 +5,9 @@
 #include <map>
 #include <vector>
 
+#include "perfgate/metric_names.h"
+#include "report/verdict_order.h"
+
 namespace perfgate {
 namespace {
 
@@ -35,16 +38,12 @@ std::size_t width(const std::string& s) {
   return n;
 }
 
-const Metric* metric(const CaseResult& r, const char* name) {
-  auto it = r.metrics.find(name);
-  return it == r.metrics.end() ? nullptr : &it->second;
-}
-
 std::string verdict_text(const CaseResult& r) {
   std::string text(to_string(r.verdict));
   for (const auto& j : r.judgements)
-    if (j.metric == "latency_ns" && (r.verdict == Verdict::regressed || r.verdict == Verdict::improved ||
-                                     r.verdict == Verdict::pass || r.verdict == Verdict::inconclusive)) {
+    if (j.metric == metric::latency_ns &&
+        (r.verdict == Verdict::regressed || r.verdict == Verdict::improved || r.verdict == Verdict::pass ||
+         r.verdict == Verdict::inconclusive)) {
       char delta[32];
       // change_pct is positive when worse; show the latency change with its sign.
       std::snprintf(delta, sizeof delta, " %+.1f%%", j.change_pct);
@@ -76,14 +75,14 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
   std::vector<Verdict> verdicts;
   for (const auto& r : run.cases) {
     std::vector<std::string> row{r.id, "-", "", "-", "-", "-", r.bound.empty() ? "-" : r.bound, verdict_text(r)};
-    if (const Metric* m = metric(r, "latency_ns")) {
+    if (const Metric* m = find_metric(r, metric::latency_ns)) {
       row[1] = format_duration_ns(m->summary.median);
       row[2] = m->summary.median > 0 ? fixed(100.0 * m->summary.mad / m->summary.median, 2) + "%" : "";
     }
-    if (const Metric* m = metric(r, "bandwidth_gbps")) row[3] = format_bandwidth(m->summary.median);
-    if (const Metric* m = metric(r, "pct_peak_bw")) row[4] = fixed(m->summary.median, 3) + "%";
-    if (const Metric* m = metric(r, "gflops")) row[5] = fixed(m->summary.median, 4);
-    if (r.fits_in_cache && metric(r, "latency_ns")) row[0] += " (in cache)";
+    if (const Metric* m = find_metric(r, metric::bandwidth_gbps)) row[3] = format_bandwidth(m->summary.median);
+    if (const Metric* m = find_metric(r, metric::pct_peak_bw)) row[4] = fixed(m->summary.median, 3) + "%";
+    if (const Metric* m = find_metric(r, metric::gflops)) row[5] = fixed(m->summary.median, 4);
+    if (r.fits_in_cache && find_metric(r, metric::latency_ns)) row[0] += " (in cache)";
     rows.push_back(std::move(row));
     verdicts.push_back(r.verdict);
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "perfgate/metric_names.h"
+
 namespace perfgate {
 
 const Metric* find_metric(const CaseResult& result, std::string_view name) {
@@ -17,7 +19,7 @@ double median_of(const CaseResult& result, std::string_view name) {
 
 const Judgement* main_judgement(const CaseResult& result) {
   for (const auto& j : result.judgements)
-    if (j.metric == "latency_ns") return &j;
+    if (j.metric == metric::latency_ns) return &j;
   return result.judgements.empty() ? nullptr : &result.judgements.front();
 }
 

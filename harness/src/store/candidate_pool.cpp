@@ -7,6 +7,7 @@
 #include <map>
 
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 
 namespace perfgate {
 namespace {
@@ -92,7 +93,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
   // A metric a run may leave out (cold latency, when its time budget ran out) keeps the runs
   // that have it; a case needs its latency from every run.
   for (auto& [id, c] : cases) {
-    auto latency = c.runs.find("latency_ns");
+    auto latency = c.runs.find(metric::latency_ns);
     if (latency == c.runs.end() || latency->second.size() != runs.size())
       throw Error("refusing to propose: " + id + " lacks latency_ns samples in some runs");
     candidate.cases.push_back(std::move(c));

@@ -1,0 +1,17 @@
+#pragma once
+// How a case is sampled: warm-up, batch length, and when adaptive sampling stops. Thresholds files
+// set it (judge/thresholds.h, `sampling:`); the sampler follows it (measure/sampler.h).
+namespace perfgate {
+
+struct SamplingSettings {
+  int min_samples = 10;
+  int max_samples = 200;
+  double min_time_s = 0.3;
+  double timeout_s = 20;
+  double target_precision_pct = 1.0;  // stop when the median's 95% CI half-width is below this % of it
+  double warmup_s = 0.1;
+  double batch_min_time_ms = 2;  // a sample is a batch of dispatches lasting at least this long
+  int cold_samples = 5;          // 0: no cold measurement
+};
+
+}  // namespace perfgate
