@@ -9,15 +9,15 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "report/gbench_json.h"
-#include "report/history.h"
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
 #include "report/markdown_printer.h"
 #include "report/table_printer.h"
-#include "store/atomic_file.h"
+#include "store/history.h"
 #include "store/result_json.h"
 
 namespace perfgate::cli {

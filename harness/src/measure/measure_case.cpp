@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <exception>
 
+#include "core/content_digest.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 #include "stats/summary.h"
-#include "store/content_digest.h"
 
 namespace perfgate {
 namespace {

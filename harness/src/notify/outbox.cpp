@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
-#include "store/atomic_file.h"
 
 namespace perfgate::notify {
 namespace {

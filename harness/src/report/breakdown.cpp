@@ -6,8 +6,8 @@
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
+#include "perfgate/run_summary.h"
 #include "report/table_printer.h"
-#include "report/verdict_order.h"
 
 namespace perfgate {
 namespace {

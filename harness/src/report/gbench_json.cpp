@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "stats/summary.h"
-#include "store/atomic_file.h"
 #include "store/result_json.h"
 
 namespace perfgate {

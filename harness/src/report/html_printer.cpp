@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 #include "report/breakdown.h"
 #include "report/html_plots.h"
 #include "report/table_printer.h"
-#include "report/verdict_order.h"
 #include "report/xml_escape.h"
 
 namespace perfgate {

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 #include "report/breakdown.h"
 #include "report/table_printer.h"
-#include "report/verdict_order.h"
 
 namespace perfgate {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "perfgate/metric_names.h"
-#include "report/verdict_order.h"
+#include "perfgate/run_summary.h"
 
 namespace perfgate {
 namespace {

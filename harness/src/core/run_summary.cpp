@@ -1,4 +1,4 @@
-#include "report/verdict_order.h"
+#include "perfgate/run_summary.h"
 
 #include <algorithm>
 #include <map>
