@@ -1,4 +1,5 @@
 #include "report/gbench_json.h"
+#include "store/gbench_import.h"
 
 #include <gtest/gtest.h>
 

@@ -18,10 +18,12 @@ int perfgate_main(int argc, char** argv, const char* project_dir) {
   cli::Context context;
   context.project_dir = project_dir ? project_dir : ".";
   cli::add_run_command(app, context);
+  cli::add_check_command(app, context);
   cli::add_list_command(app, context);
   cli::add_compare_command(app, context);
   cli::add_baseline_command(app, context);
   cli::add_report_command(app, context);
+  cli::add_history_command(app, context);
   cli::add_notify_command(app, context);
   try {
     if (argc == 1) {  // plain `perfgate` is `perfgate run`

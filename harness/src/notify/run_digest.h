@@ -1,7 +1,6 @@
 #pragma once
-// What an alert says about a run, independent of the payload format: where it ran, how many
-// cases got each verdict, and the per-case deltas ordered worst first.
-#include <map>
+// What an alert says about a run, independent of the payload format: where it ran and the
+// per-case deltas ordered worst first (the counts per verdict: perfgate/run_summary.h).
 #include <string>
 #include <vector>
 
@@ -30,12 +29,6 @@ struct Delta {
 // One entry per judgement of every case: worse verdicts first (result.h's severity), then
 // larger changes first.
 std::vector<Delta> ordered_deltas(const RunResult& run);
-
-// Cases per verdict; every verdict is present, zero when none.
-std::map<Verdict, int> verdict_counts(const RunResult& run);
-
-// The worst case verdict of the run (`skipped` for a run without cases).
-Verdict worst_verdict(const RunResult& run);
 
 // Cases that failed outright (verdict error): they have no deltas, only a message.
 std::vector<const CaseResult*> failed_cases(const RunResult& run);

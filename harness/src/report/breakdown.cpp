@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 #include "perfgate/run_summary.h"
-#include "report/table_printer.h"
 
 namespace perfgate {
 namespace {
