@@ -19,7 +19,7 @@
 #include "store/candidate_pool.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -136,4 +136,4 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

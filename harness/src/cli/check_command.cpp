@@ -10,7 +10,7 @@
 #include "cli/run_info.h"
 #include "perfgate/error.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 std::map<Backend, std::vector<CaseSpec>> by_backend(const std::vector<CaseSpec>& cases) {
@@ -61,4 +61,4 @@ void add_check_command(CLI::App& app, Context& context) {
   check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace perfgate::cli {
+namespace perfgate {
 
 struct Context {
   int exit_code = 0;
@@ -24,4 +24,4 @@ void add_report_command(CLI::App& app, Context& context);
 void add_history_command(CLI::App& app, Context& context);
 void add_notify_command(CLI::App& app, Context& context);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -10,7 +10,7 @@
 #include "store/gbench_import.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct CompareFlags {
@@ -67,4 +67,4 @@ void add_compare_command(CLI::App& app, Context& context) {
   compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -10,7 +10,7 @@
 #include "report/history_table.h"
 #include "store/history.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct HistoryFlags {
@@ -53,4 +53,4 @@ void add_history_command(CLI::App& app, Context& context) {
   history->callback([history_flags, &context] { context.exit_code = history_main(*history_flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -16,7 +16,7 @@
 #include "store/history.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct ReportFlags {
@@ -95,4 +95,4 @@ void add_report_command(CLI::App& app, Context& context) {
   report->callback([flags, &context] { context.exit_code = report_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

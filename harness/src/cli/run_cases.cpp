@@ -16,7 +16,7 @@
 #include "report/table_printer.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 // "[3/16] copy/cpu/n=1048576" on one terminal line, overwritten; nothing when not a terminal.
@@ -116,4 +116,4 @@ int finish(const RunFlags& flags, RunResult& run, bool check_output) {
   return code;
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

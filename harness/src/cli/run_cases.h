@@ -8,7 +8,7 @@
 #include "measure/case_selection.h"
 #include "perfgate/result.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 
 struct RunFlags {
   CommonOptions common;
@@ -28,4 +28,4 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
 // and CTest measurements) and returns the exit code.
 int finish(const RunFlags& flags, RunResult& run, bool check_output);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

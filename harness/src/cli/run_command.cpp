@@ -4,7 +4,7 @@
 #include "cli/run_cases.h"
 #include "cli/run_info.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 int run_main(const RunFlags& flags) {
@@ -32,4 +32,4 @@ void add_run_command(CLI::App& app, Context& context) {
   run->callback([flags, &context] { context.exit_code = run_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -13,7 +13,7 @@
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using nlohmann::json;
@@ -125,4 +125,4 @@ std::vector<DroppedAlert> Outbox::prune(const OutboxLimits& limits, std::int64_t
   return dropped;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -3,7 +3,7 @@
 #include "perfgate/run_summary.h"
 #include "store/result_json.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 using nlohmann::json;
 
@@ -39,4 +39,4 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
           {"failures", failures}};
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

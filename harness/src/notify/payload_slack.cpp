@@ -9,7 +9,7 @@
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using nlohmann::json;
@@ -167,4 +167,4 @@ json slack_payload(const RunResult& run, const RunContext& context) {
   return {{"text", truncate(text, SlackLimits::section_chars)}, {"blocks", blocks}};
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace perfgate::notify {
+namespace perfgate {
 
 RunContext run_context(const RunResult& run, const CiContext& ci) {
   return {run.commit.empty() ? ci.commit : run.commit,
@@ -30,4 +30,4 @@ std::vector<const CaseResult*> failed_cases(const RunResult& run) {
   return failed;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

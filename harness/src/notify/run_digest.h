@@ -7,7 +7,7 @@
 #include "notify/config.h"
 #include "perfgate/result.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct RunContext {
   std::string commit;  // the run's, else the CI's
@@ -33,4 +33,4 @@ std::vector<Delta> ordered_deltas(const RunResult& run);
 // Cases that failed outright (verdict error): they have no deltas, only a message.
 std::vector<const CaseResult*> failed_cases(const RunResult& run);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate
