@@ -8,11 +8,11 @@
 #include "notify/notify_fixture.h"
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::env_of;
+using notify_testing::env_of;
 
 WebhookConfig load(std::map<std::string, std::string> values, std::vector<std::string>* warnings = nullptr) {
   return load_webhook_config(env_of(std::move(values)), [warnings](const std::string& line) {
@@ -133,4 +133,4 @@ TEST_F(NotifyConfigFile, WarnsAboutFilesOthersCanRead) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

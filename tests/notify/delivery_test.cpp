@@ -5,7 +5,7 @@
 #include <deque>
 #include <vector>
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using std::chrono::milliseconds;
@@ -180,4 +180,4 @@ TEST(NotifyDelivery, RetryAfterParsesSecondsAndHttpDates) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

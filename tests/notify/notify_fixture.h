@@ -8,7 +8,7 @@
 #include "perfgate/result.h"
 #include "store/result_json.h"
 
-namespace perfgate::notify::testing {
+namespace perfgate::notify_testing {
 
 inline RunResult fixture_run() { return read_results(std::string(PERFGATE_TESTS_DIR) + "/notify/fixtures/run_mixed.json"); }
 
@@ -38,4 +38,4 @@ inline Environment env_of(std::map<std::string, std::string> values) {
   };
 }
 
-}  // namespace perfgate::notify::testing
+}  // namespace perfgate::notify_testing

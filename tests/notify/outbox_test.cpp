@@ -5,7 +5,7 @@
 #include <fstream>
 #include <random>
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -108,4 +108,4 @@ TEST_F(NotifyOutbox, LockIsReentrantPerOutbox) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -8,13 +8,13 @@
 #include "notify/notify_fixture.h"
 #include "notify/payload_generic.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using nlohmann::json;
-using testing::env_of;
-using testing::fixture_run;
-using testing::judged_case;
+using notify_testing::env_of;
+using notify_testing::fixture_run;
+using notify_testing::judged_case;
 
 TEST(NotifyPayload, GenericCarriesRunMachineCountsAndDeltas) {
   const RunResult run = fixture_run();
@@ -119,4 +119,4 @@ TEST(NotifyPayload, SendPolicyChoosesWhichRunsAlert) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

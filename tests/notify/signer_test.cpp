@@ -4,7 +4,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 // The Standard Webhooks specification's own example, checked with python3's hmac and base64:
@@ -55,4 +55,4 @@ TEST(NotifySigner, Base64RoundTrips) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

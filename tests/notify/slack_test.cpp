@@ -11,12 +11,12 @@
 #include "notify/notify_fixture.h"
 #include "notify/payload_slack.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using nlohmann::json;
-using testing::fixture_run;
-using testing::judged_case;
+using notify_testing::fixture_run;
+using notify_testing::judged_case;
 
 std::size_t chars(const std::string& text) {
   std::size_t n = 0;
@@ -161,4 +161,4 @@ TEST(NotifySlack, SchemaCheckCatchesViolations) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

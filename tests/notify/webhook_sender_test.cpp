@@ -7,7 +7,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -75,4 +75,4 @@ TEST_F(NotifySender, AMalformedSecretFailsBeforeAnythingIsQueued) {
 }
 
 }  // namespace
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -4,12 +4,12 @@
 
 #include <regex>
 
+#include "core/units.h"
 #include "report/html_plots.h"
 #include "report/report_fixture.h"
 #include "report/svg_distribution.h"
 #include "report/svg_line_chart.h"
 #include "report/svg_roofline.h"
-#include "report/table_printer.h"
 #include "report/xml_check.h"
 
 namespace perfgate {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
-#include "store/atomic_file.h"
 #include "store/baseline.h"
 #include "store_fixture.h"
 

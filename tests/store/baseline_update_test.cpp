@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
 #include "store/approval_log.h"
-#include "store/atomic_file.h"
 #include "store/baseline_file.h"
 #include "store_fixture.h"
 

@@ -16,7 +16,7 @@
 #include "store/baseline_diff.h"
 #include "store/candidate.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct ApproveFlags {
@@ -126,4 +126,4 @@ void add_baseline_approve(CLI::App& baseline, Context& context) {
   approve->callback([flags, &context] { context.exit_code = approve_main(*flags, context); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

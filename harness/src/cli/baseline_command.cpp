@@ -8,7 +8,7 @@
 #include "cli/baseline_subcommands.h"
 #include "cli/run_info.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
   flags.baselines_dir = context.baselines_dir();
@@ -55,4 +55,4 @@ void add_baseline_command(CLI::App& app, Context& context) {
   add_baseline_drop(*baseline, context);
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -8,7 +8,7 @@
 #include "cli/baseline_subcommands.h"
 #include "perfgate/error.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct DropFlags {
@@ -48,4 +48,4 @@ void add_baseline_drop(CLI::App& baseline, Context& context) {
   drop->callback([flags, &context] { context.exit_code = drop_main(*flags, context); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -12,9 +12,9 @@
 #include "cli/child_process.h"
 #include "cli/options.h"
 #include "cli/run_info.h"
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
-#include "store/atomic_file.h"
 #include "store/baseline_diff.h"
 #include "store/candidate_pool.h"
 #include "core/resolution.h"
@@ -22,7 +22,7 @@
 #include "judge/verdict.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 namespace fs = std::filesystem;
@@ -159,4 +159,4 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

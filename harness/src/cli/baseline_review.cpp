@@ -12,7 +12,7 @@
 #include "store/baseline_diff.h"
 #include "store/candidate.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct ReviewFlags {
@@ -78,4 +78,4 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
   diff->callback([diff_flags, &context] { context.exit_code = diff_main(*diff_flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "store/baseline_update.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 
 void add_baseline_propose(CLI::App& baseline, Context& context);
 void add_baseline_approve(CLI::App& baseline, Context& context);
@@ -31,4 +31,4 @@ UpdateRequest update_request(const UpdateFlags& flags, const Context& context, s
 // or with --yes, returns true without asking.
 bool confirmed(const std::string& question, bool yes);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

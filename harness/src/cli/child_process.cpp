@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 class SpawnActions {
@@ -72,4 +72,4 @@ ChildResult run_self(const std::vector<std::string>& arguments, bool capture_std
   return result;
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

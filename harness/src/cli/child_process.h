@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace perfgate::cli {
+namespace perfgate {
 
 struct ChildResult {
   int exit_code = 0;   // 128 + signal when the child was killed
@@ -16,4 +16,4 @@ struct ChildResult {
 // returned when `capture_stdout`, else discarded. Throws Error when it cannot be started.
 ChildResult run_self(const std::vector<std::string>& arguments, bool capture_stdout);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

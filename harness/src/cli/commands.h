@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace perfgate::cli {
+namespace perfgate {
 
 struct Context {
   int exit_code = 0;
@@ -15,11 +15,13 @@ struct Context {
   std::string thresholds_dir() const { return project_dir + "/thresholds"; }
 };
 
-void add_run_command(CLI::App& app, Context& context);      // run (also the default), check
+void add_run_command(CLI::App& app, Context& context);  // also the default command
+void add_check_command(CLI::App& app, Context& context);
 void add_list_command(CLI::App& app, Context& context);
 void add_compare_command(CLI::App& app, Context& context);
 void add_baseline_command(CLI::App& app, Context& context); // propose, approve, show, diff, drop
 void add_report_command(CLI::App& app, Context& context);
+void add_history_command(CLI::App& app, Context& context);
 void add_notify_command(CLI::App& app, Context& context);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -5,11 +5,12 @@
 #include "cli/options.h"
 #include "judge/judge_case.h"
 #include "judge/thresholds.h"
-#include "report/gbench_json.h"
+#include "perfgate/run_summary.h"
 #include "report/table_printer.h"
+#include "store/gbench_import.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct CompareFlags {
@@ -32,7 +33,6 @@ int compare_main(const CompareFlags& flags) {
   const RunResult before = read_results_or_gbench(flags.before);
   RunResult after = read_results_or_gbench(flags.after);
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
-  int worst = 1 << 30, code = 0;
   for (auto& r : after.cases) {
     std::optional<BaselineCase> baseline;
     for (const auto& b : before.cases)
@@ -44,11 +44,8 @@ int compare_main(const CompareFlags& flags) {
       r.verdict = Verdict::no_baseline;
       judge_against(r, baseline, thresholds.resolve(r.id, after.fingerprint.machine_id), after.fingerprint);
     }
-    if (severity(r.verdict) < worst) {
-      worst = severity(r.verdict);
-      code = exit_code(r.verdict, false);
-    }
   }
+  const int code = summarize_run(after).exit_code(false);
   if (!flags.common.json_file.empty()) write_results(flags.common.json_file, after);
   TableStyle style{flags.common.use_color()};
   std::fputs(render_table(after, style).c_str(), stdout);
@@ -70,4 +67,4 @@ void add_compare_command(CLI::App& app, Context& context) {
   compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

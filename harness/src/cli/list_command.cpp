@@ -6,7 +6,7 @@
 #include "perfgate/registry.h"
 #include "perfgate/result.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct ListFlags {
@@ -76,4 +76,4 @@ void add_list_command(CLI::App& app, Context& context) {
   list->callback([flags, &context] { context.exit_code = list_main(*flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

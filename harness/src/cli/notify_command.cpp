@@ -16,7 +16,7 @@
 #include "perfgate/error.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 // Exit codes of `perfgate notify` (docs/webhooks.md).
@@ -39,30 +39,30 @@ See docs/webhooks.md.)";
 void say(const std::string& line) { std::cerr << "perfgate notify: " << line << "\n"; }
 
 int notify(const std::string& results_path, bool dry_run) {
-  const notify::Environment env = notify::process_environment();
-  const notify::WebhookConfig config = notify::load_webhook_config(env, say);
+  const Environment env = process_environment();
+  const WebhookConfig config = load_webhook_config(env, say);
   const auto now_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                std::chrono::system_clock::now().time_since_epoch())
                                .count();
 
-  std::optional<notify::Alert> alert;
+  std::optional<Alert> alert;
   if (!results_path.empty()) {
     const RunResult run = read_results(results_path);
-    const bool wanted = notify::should_send(run, config.send);
-    notify::Alert built = notify::make_alert(run, notify::ci_context(env), config.format, now_unix_ms);
+    const bool wanted = should_send(run, config.send);
+    Alert built = make_alert(run, ci_context(env), config.format, now_unix_ms);
     if (dry_run) {
       std::cout << nlohmann::json::parse(built.body).dump(2) << "\n";
-      if (!config.secret.empty()) notify::Signer check(config.secret);  // a bad secret is bad input
+      if (!config.secret.empty()) Signer check(config.secret);  // a bad secret is bad input
       say(fmt::format("dry run: alert {} ({} format) {} under policy '{}'; would go to {}{}", built.id,
-                      notify::to_string(config.format), wanted ? "would be sent" : "would not be sent",
-                      notify::to_string(config.send), config.url ? config.url->origin() : "<no webhook configured>",
+                      to_string(config.format), wanted ? "would be sent" : "would not be sent",
+                      to_string(config.send), config.url ? config.url->origin() : "<no webhook configured>",
                       config.secret.empty() ? ", unsigned" : ", signed"));
       return kDelivered;
     }
     if (wanted)
       alert = std::move(built);
     else
-      say(fmt::format("run {}: nothing to send under policy '{}'", run.run_id, notify::to_string(config.send)));
+      say(fmt::format("run {}: nothing to send under policy '{}'", run.run_id, to_string(config.send)));
   } else if (dry_run) {
     throw perfgate::Error("--dry-run needs a RESULTS.json to build the payload from");
   }
@@ -71,11 +71,11 @@ int notify(const std::string& results_path, bool dry_run) {
     say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): nothing sent");
     return kDelivered;
   }
-  if (config.secret.empty() && config.format == notify::PayloadFormat::generic)
+  if (config.secret.empty() && config.format == PayloadFormat::generic)
     say("PERFGATE_WEBHOOK_SECRET is not set: deliveries are unsigned");
 
-  notify::WebhookSender sender(config, {}, {.log = say});
-  const notify::SendReport report = sender.send(alert);
+  WebhookSender sender(config, {}, {.log = say});
+  const SendReport report = sender.send(alert);
   std::cout << fmt::format("notify {}: {} delivered, {} queued, {} rejected{}\n", config.url->host(),
                            report.delivered, report.queued, report.rejected,
                            report.dropped > 0 ? fmt::format(", {} dropped by the outbox limits", report.dropped) : "");
@@ -101,4 +101,4 @@ void add_notify_command(CLI::App& app, Context& context) {
   command->callback([&context, results, dry_run] { context.exit_code = notify(*results, *dry_run); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <random>
 
-namespace perfgate::cli {
+namespace perfgate {
 
 Selection CommonOptions::selection(std::vector<Backend> backends) const {
   Selection s;
@@ -78,4 +78,4 @@ Backend best_backend(const std::string& selector) {
   return vk.device && (vk.device->is_gpu() || !selector.empty()) ? Backend::vulkan : Backend::cpu;
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

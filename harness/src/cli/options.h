@@ -15,7 +15,7 @@
 #include "measure/device.h"
 #include "store/baseline.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 
 struct CommonOptions {
   std::vector<std::string> cases;    // positional case globs or kernel names
@@ -51,4 +51,4 @@ OpenedDevice open_backend(Backend backend, const std::string& selector);
 // The backend `perfgate run` uses without --backend: a Vulkan GPU, else the CPU.
 Backend best_backend(const std::string& selector);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

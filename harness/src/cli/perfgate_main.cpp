@@ -15,14 +15,16 @@ int perfgate_main(int argc, char** argv, const char* project_dir) {
                "Exit codes: 0 pass/improved, 1 regressed, 2 error, 77 skipped (no device or baseline)."};
   app.set_version_flag("--version", perfgate_version());
   app.require_subcommand(0, 1);
-  cli::Context context;
+  Context context;
   context.project_dir = project_dir ? project_dir : ".";
-  cli::add_run_command(app, context);
-  cli::add_list_command(app, context);
-  cli::add_compare_command(app, context);
-  cli::add_baseline_command(app, context);
-  cli::add_report_command(app, context);
-  cli::add_notify_command(app, context);
+  add_run_command(app, context);
+  add_check_command(app, context);
+  add_list_command(app, context);
+  add_compare_command(app, context);
+  add_baseline_command(app, context);
+  add_report_command(app, context);
+  add_history_command(app, context);
+  add_notify_command(app, context);
   try {
     if (argc == 1) {  // plain `perfgate` is `perfgate run`
       const char* run_args[] = {argv[0], "run", nullptr};

@@ -1,26 +1,22 @@
-// `perfgate report RESULTS.json [--markdown F] [--html F] [--junit F] [--gbench F] ...` and
-// `perfgate history CASE --history DIR`: wiring only; the printers live in harness/src/report.
-#include <fnmatch.h>
-
+// `perfgate report RESULTS.json [--markdown F] [--html F] [--junit F] [--gbench F] ...`: wiring
+// only; the printers live in harness/src/report.
 #include <cstdio>
-#include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
-#include "perfgate/metric_names.h"
 #include "report/gbench_json.h"
-#include "report/history.h"
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
 #include "report/markdown_printer.h"
-#include "report/table_printer.h"
-#include "store/atomic_file.h"
+#include "store/gbench_import.h"
+#include "store/history.h"
 #include "store/result_json.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 struct ReportFlags {
@@ -29,13 +25,6 @@ struct ReportFlags {
   std::string baseline;
   std::string history_dir;
   bool append_history = false;
-};
-
-struct HistoryFlags {
-  std::string case_glob;
-  std::string history_dir;
-  std::string machine_id;
-  bool json = false;
 };
 
 // "-" is standard output.
@@ -79,54 +68,6 @@ int report_main(const ReportFlags& flags) {
   return 0;
 }
 
-// Display width of UTF-8 text (µ is two bytes, one column).
-std::size_t columns(const std::string& text) {
-  std::size_t n = 0;
-  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-std::string right(const std::string& text, std::size_t width) {
-  return std::string(width > columns(text) ? width - columns(text) : 0, ' ') + text;
-}
-
-int history_main(const HistoryFlags& flags) {
-  std::vector<HistoryPoint> points;
-  for (HistoryPoint& p : read_all_history(flags.history_dir, flags.machine_id))
-    if (fnmatch(flags.case_glob.c_str(), p.case_id.c_str(), 0) == 0) points.push_back(std::move(p));
-  if (flags.json) {
-    for (const HistoryPoint& p : points)
-      std::cout << nlohmann::json{{"machine_id", p.machine_id}, {"run_id", p.run_id},   {"started_at", p.started_at},
-                                  {"commit", p.commit},         {"branch", p.branch},   {"case", p.case_id},
-                                  {"verdict", to_string(p.verdict)}, {"medians", p.medians}}
-                       .dump()
-                << "\n";
-    return 0;
-  }
-  if (points.empty()) {
-    std::fprintf(stderr, "perfgate history: no entries for %s under %s\n", flags.case_glob.c_str(),
-                 flags.history_dir.c_str());
-    return 0;
-  }
-  for (const auto& [case_id, entries] : history_by_case(points)) {
-    std::printf("%s\n  %-20s  %-24s  %-10s  %-12s  %10s  %8s  %11s\n", case_id.c_str(), "started", "machine", "commit",
-                "verdict", "latency", "change", "bandwidth");
-    double previous = 0;
-    for (const HistoryPoint& p : entries) {
-      const auto latency = p.medians.find(metric::latency_ns);
-      const auto bandwidth = p.medians.find(metric::bandwidth_gbps);
-      const double ns = latency == p.medians.end() ? 0 : latency->second;
-      const std::string change = previous > 0 && ns > 0 ? fmt::format("{:+.1f}%", 100 * (ns / previous - 1)) : "";
-      std::printf("  %-20s  %-24s  %-10s  %-12s  %s  %8s  %s\n", p.started_at.c_str(), p.machine_id.c_str(),
-                  p.commit.substr(0, 10).c_str(), std::string(to_string(p.verdict)).c_str(),
-                  right(ns > 0 ? format_duration_ns(ns) : "-", 10).c_str(), change.c_str(),
-                  right(bandwidth == p.medians.end() ? "-" : format_bandwidth(bandwidth->second), 11).c_str());
-      if (ns > 0) previous = ns;
-    }
-  }
-  return 0;
-}
-
 }  // namespace
 
 void add_report_command(CLI::App& app, Context& context) {
@@ -152,15 +93,6 @@ void add_report_command(CLI::App& app, Context& context) {
                    "Append this run's per-case medians to the --history folder first");
   report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
   report->callback([flags, &context] { context.exit_code = report_main(*flags); });
-
-  auto history_flags = std::make_shared<HistoryFlags>();
-  CLI::App* history = app.add_subcommand("history", "A case's medians run after run, from a history folder");
-  history->add_option("CASE", history_flags->case_glob, "Case id or glob, e.g. 'copy/cpu/*'")->required();
-  history->add_option("--history", history_flags->history_dir, "History folder (perfgate report --append-history)")
-      ->required();
-  history->add_option("--machine", history_flags->machine_id, "Only this machine id (default: every machine)");
-  history->add_flag("--json", history_flags->json, "One JSON object per entry instead of the table");
-  history->callback([history_flags, &context] { context.exit_code = history_main(*history_flags); });
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -7,7 +7,7 @@
 
 #include "core/sysinfo.h"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 std::string env(const char* name) {
@@ -63,4 +63,4 @@ RunResult new_run(const Fingerprint& fingerprint, const std::string& project_dir
   return run;
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

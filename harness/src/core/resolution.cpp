@@ -5,15 +5,11 @@
 #include <map>
 #include <vector>
 
+#include "perfgate/run_summary.h"
+
 
 namespace perfgate {
 namespace {
-
-const Judgement* latency_or_first(const CaseResult& result) {
-  for (const Judgement& j : result.judgements)
-    if (j.metric == "latency_ns") return &j;
-  return result.judgements.empty() ? nullptr : &result.judgements.front();
-}
 
 double middle_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -40,7 +36,7 @@ std::string resolution_text(const Judgement& j) {
 }
 
 std::string case_resolution(const CaseResult& result) {
-  const Judgement* j = latency_or_first(result);
+  const Judgement* j = main_judgement(result);
   return j ? resolution_text(*j) : "";
 }
 
@@ -48,7 +44,7 @@ std::string run_resolution(const RunResult& run) {
   std::vector<double> allowed;
   std::map<std::string, int> by_source;
   for (const CaseResult& c : run.cases) {
-    const Judgement* j = latency_or_first(c);
+    const Judgement* j = main_judgement(c);
     if (!j || resolution_text(*j).empty()) continue;
     allowed.push_back(j->threshold_pct);
     by_source[j->threshold_source]++;

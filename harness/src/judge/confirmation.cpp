@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "perfgate/run_summary.h"
+
 namespace perfgate {
 namespace {
 
@@ -11,13 +13,6 @@ std::string signed_pct(double pct) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%+.1f%%", pct);
   return buffer;
-}
-
-// The latency judgement, else the first one.
-const Judgement* main_of(const CaseResult& result) {
-  for (const Judgement& j : result.judgements)
-    if (j.metric == "latency_ns") return &j;
-  return result.judgements.empty() ? nullptr : &result.judgements.front();
 }
 
 }  // namespace
@@ -35,7 +30,7 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
   const std::string first = result.message;
   std::string changes;
   for (const CaseResult& f : fresh) {
-    const Judgement* main = main_of(f);
+    const Judgement* main = main_judgement(f);
     result.confirmations.push_back({f.verdict, main ? main->metric : "", main ? main->change_pct : 0});
     if (f.verdict == Verdict::error || f.verdict == Verdict::skipped) {
       result.message = "unconfirmed (a fresh measurement ended in " + std::string(to_string(f.verdict)) + ": " +

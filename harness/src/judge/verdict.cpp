@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "perfgate/metric_names.h"
+#include "stats/metric_samples.h"
 #include "stats/run_noise.h"
 #include "stats/significance.h"
 #include "stats/summary.h"
@@ -138,8 +139,7 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor) {
-  std::vector<double> pooled;
-  for (const auto& run : baseline_runs) pooled.insert(pooled.end(), run.begin(), run.end());
+  const std::vector<double> pooled = perfgate::pooled(baseline_runs);
   if (current.empty() || pooled.empty()) {
     Judgement j = judge_floor(metric, current, threshold).value_or(Judgement{});
     j.metric = std::move(metric);

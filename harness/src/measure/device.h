@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/no_device.h"
 #include "perfgate/kernel.h"
 #include "perfgate/result.h"
 
@@ -55,11 +56,6 @@ class Device {
                                                  const std::vector<BufferSpec>& specs) const = 0;
   virtual std::unique_ptr<PreparedCase> prepare(const KernelDef& kernel, const Params& params,
                                                 const Buffers& host) = 0;
-};
-
-// Thrown by a backend's open function when it has no device here: the cases skip (exit 77).
-struct NoDevice {
-  std::string reason;
 };
 
 std::unique_ptr<Device> open_cpu_device();

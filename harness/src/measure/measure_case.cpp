@@ -4,11 +4,12 @@
 #include <cstdio>
 #include <exception>
 
+#include "core/content_digest.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
+#include "stats/metric_samples.h"
 #include "stats/summary.h"
-#include "store/content_digest.h"
 
 namespace perfgate {
 namespace {
@@ -31,20 +32,6 @@ std::string code_hash(const Device& device, const CaseSpec& spec) {
   return sha256_digest(content);
 }
 
-Metric make_metric(std::vector<double> samples) {
-  Metric m;
-  m.samples = std::move(samples);
-  m.summary = summarize(m.samples);
-  return m;
-}
-
-std::vector<double> map_samples(const std::vector<double>& latency_ns, double numerator) {
-  std::vector<double> out;
-  out.reserve(latency_ns.size());
-  for (double ns : latency_ns) out.push_back(ns > 0 ? numerator / ns : 0);
-  return out;
-}
-
 }  // namespace
 
 void derive_metrics(CaseResult& result, const Peaks& peaks) {
@@ -53,13 +40,13 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
   const auto& ns = latency->second.samples;
   const double bytes = result.cost.bytes();
   if (bytes > 0) {  // bytes per ns = GB/s (1 GB = 1e9 B)
-    result.metrics[metric::bandwidth_gbps] = make_metric(map_samples(ns, bytes));
+    result.metrics[metric::bandwidth_gbps] = make_metric(rate_per_ns(ns, bytes));
     if (peaks.bandwidth_gbps > 0) {
       result.peak_bandwidth_gbps = peaks.bandwidth_gbps;
-      result.metrics[metric::pct_peak_bw] = make_metric(map_samples(ns, 100.0 * bytes / peaks.bandwidth_gbps));
+      result.metrics[metric::pct_peak_bw] = make_metric(rate_per_ns(ns, 100.0 * bytes / peaks.bandwidth_gbps));
     }
   }
-  if (result.cost.flops > 0) result.metrics[metric::gflops] = make_metric(map_samples(ns, result.cost.flops));
+  if (result.cost.flops > 0) result.metrics[metric::gflops] = make_metric(rate_per_ns(ns, result.cost.flops));
   result.arithmetic_intensity = bytes > 0 ? result.cost.flops / bytes : 0;
   if (bytes == 0 && result.cost.flops == 0) {
     result.bound.clear();

@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "core/sysinfo.h"
 #include "measure/case_selection.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
-#include "store/atomic_file.h"
 
 namespace perfgate {
 namespace {

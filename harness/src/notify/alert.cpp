@@ -7,7 +7,7 @@
 #include "notify/payload_generic.h"
 #include "notify/payload_slack.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 std::string alert_id(const std::string& run_id) {
   // Hashing keeps the id short and free of characters that a file name or header cannot hold.
@@ -42,4 +42,4 @@ Alert make_alert(const RunResult& run, const CiContext& ci, PayloadFormat format
   return alert;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -7,7 +7,7 @@
 #include "notify/config.h"
 #include "perfgate/result.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct Alert {
   std::string id;              // webhook-id: "msg_" + 32 hex digits derived from the run id
@@ -25,4 +25,4 @@ bool should_send(const RunResult& run, SendPolicy policy);
 Alert make_alert(const RunResult& run, const CiContext& ci, PayloadFormat format,
                  std::int64_t now_unix_ms);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

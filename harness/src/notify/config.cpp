@@ -10,7 +10,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 PayloadFormat format_from(const std::string& value, const std::string& where) {
@@ -187,4 +187,4 @@ CiContext ci_context(const Environment& env) {
   return ci;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -10,7 +10,7 @@
 
 #include "notify/webhook_url.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 enum class PayloadFormat { generic, slack };
 // regressions: a case regressed or failed; deltas: any case past its threshold (regressed,
@@ -51,4 +51,4 @@ struct CiContext {
 };
 CiContext ci_context(const Environment& env);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 constexpr std::size_t kDetailChars = 500;
@@ -89,4 +89,4 @@ DeliveryResult deliver(const Alert& alert, const WebhookUrl& url, const Signer* 
   return result;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

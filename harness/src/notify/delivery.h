@@ -13,7 +13,7 @@
 #include "notify/signer.h"
 #include "notify/transport.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct DeliveryPolicy {
   int max_attempts = 4;
@@ -54,4 +54,4 @@ DeliveryResult deliver(const Alert& alert, const WebhookUrl& url, const Signer* 
                        const DeliveryPolicy& policy, const DeliveryHooks& hooks,
                        std::chrono::steady_clock::time_point deadline);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
-#include "store/atomic_file.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using nlohmann::json;
@@ -125,4 +125,4 @@ std::vector<DroppedAlert> Outbox::prune(const OutboxLimits& limits, std::int64_t
   return dropped;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -11,7 +11,7 @@
 
 #include "notify/alert.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct OutboxLimits {
   std::size_t max_alerts = 100;
@@ -49,4 +49,4 @@ class Outbox {
   int lock_fd_ = -1;
 };
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

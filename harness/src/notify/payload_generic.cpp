@@ -1,15 +1,16 @@
 #include "notify/payload_generic.h"
 
 #include "core/resolution.h"
+#include "perfgate/run_summary.h"
 #include "store/result_json.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 using nlohmann::json;
 
 json generic_payload(const RunResult& run, const RunContext& context, const std::string& alert_id) {
   json summary = {{"cases", run.cases.size()}, {"resolution", run_resolution(run)}};
-  for (const auto& [verdict, count] : verdict_counts(run)) summary[std::string(to_string(verdict))] = count;
+  for (const auto& [verdict, count] : summarize_run(run).counts) summary[std::string(to_string(verdict))] = count;
 
   json deltas = json::array();
   for (const auto& d : ordered_deltas(run))
@@ -27,7 +28,7 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
 
   return {{"schema", kGenericSchema},
           {"id", alert_id},
-          {"status", to_string(worst_verdict(run))},
+          {"status", to_string(summarize_run(run).worst)},
           {"run", {{"id", run.run_id},
                    {"started_at", run.started_at},
                    {"commit", context.commit},
@@ -40,4 +41,4 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
           {"failures", failures}};
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -8,11 +8,11 @@
 #include "notify/run_digest.h"
 #include "perfgate/result.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 inline constexpr const char* kGenericSchema = "perfgate.alert.v1";
 
 nlohmann::json generic_payload(const RunResult& run, const RunContext& context,
                                const std::string& alert_id);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

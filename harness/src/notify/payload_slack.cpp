@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 using nlohmann::json;
@@ -109,8 +110,9 @@ std::vector<std::string> detail_lines(const RunResult& run) {
 }  // namespace
 
 json slack_payload(const RunResult& run, const RunContext& context) {
-  const auto counts = verdict_counts(run);
-  const Verdict worst = worst_verdict(run);
+  const RunSummary summary = summarize_run(run);
+  const std::map<Verdict, int>& counts = summary.counts;
+  const Verdict worst = summary.worst;
   const std::string machine = run.fingerprint.machine_id.empty() ? "unknown machine" : run.fingerprint.machine_id;
   const std::string short_commit = context.commit.substr(0, 12);
   std::string where = machine;
@@ -166,4 +168,4 @@ json slack_payload(const RunResult& run, const RunContext& context) {
   return {{"text", truncate(text, SlackLimits::section_chars)}, {"blocks", blocks}};
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

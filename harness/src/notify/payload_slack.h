@@ -8,7 +8,7 @@
 #include "notify/run_digest.h"
 #include "perfgate/result.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct SlackLimits {
   static constexpr std::size_t max_blocks = 50;
@@ -21,4 +21,4 @@ struct SlackLimits {
 
 nlohmann::json slack_payload(const RunResult& run, const RunContext& context);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace perfgate::notify {
+namespace perfgate {
 
 RunContext run_context(const RunResult& run, const CiContext& ci) {
   return {run.commit.empty() ? ci.commit : run.commit,
@@ -23,22 +23,6 @@ std::vector<Delta> ordered_deltas(const RunResult& run) {
   return deltas;
 }
 
-std::map<Verdict, int> verdict_counts(const RunResult& run) {
-  std::map<Verdict, int> counts;
-  for (Verdict v : {Verdict::pass, Verdict::improved, Verdict::regressed, Verdict::inconclusive,
-                    Verdict::no_baseline, Verdict::skipped, Verdict::error})
-    counts[v] = 0;
-  for (const auto& c : run.cases) ++counts[c.verdict];
-  return counts;
-}
-
-Verdict worst_verdict(const RunResult& run) {
-  Verdict worst = Verdict::skipped;
-  for (const auto& c : run.cases)
-    if (severity(c.verdict) < severity(worst)) worst = c.verdict;
-  return worst;
-}
-
 std::vector<const CaseResult*> failed_cases(const RunResult& run) {
   std::vector<const CaseResult*> failed;
   for (const auto& c : run.cases)
@@ -46,4 +30,4 @@ std::vector<const CaseResult*> failed_cases(const RunResult& run) {
   return failed;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

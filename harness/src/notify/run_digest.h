@@ -1,14 +1,13 @@
 #pragma once
-// What an alert says about a run, independent of the payload format: where it ran, how many
-// cases got each verdict, and the per-case deltas ordered worst first.
-#include <map>
+// What an alert says about a run, independent of the payload format: where it ran and the
+// per-case deltas ordered worst first (the counts per verdict: perfgate/run_summary.h).
 #include <string>
 #include <vector>
 
 #include "notify/config.h"
 #include "perfgate/result.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct RunContext {
   std::string commit;  // the run's, else the CI's
@@ -32,13 +31,7 @@ struct Delta {
 // larger changes first.
 std::vector<Delta> ordered_deltas(const RunResult& run);
 
-// Cases per verdict; every verdict is present, zero when none.
-std::map<Verdict, int> verdict_counts(const RunResult& run);
-
-// The worst case verdict of the run (`skipped` for a run without cases).
-Verdict worst_verdict(const RunResult& run);
-
 // Cases that failed outright (verdict error): they have no deltas, only a message.
 std::vector<const CaseResult*> failed_cases(const RunResult& run);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

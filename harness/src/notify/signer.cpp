@@ -7,7 +7,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 std::string base64_encode(std::string_view bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3), '\0');
@@ -63,4 +63,4 @@ std::string Signer::sign(std::string_view id, std::int64_t timestamp_unix, std::
   return "v1," + base64_encode(std::string_view(reinterpret_cast<const char*>(mac), mac_size));
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

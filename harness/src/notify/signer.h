@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace perfgate::notify {
+namespace perfgate {
 
 std::string base64_encode(std::string_view bytes);
 // Throws perfgate::Error on characters outside the standard alphabet or a bad length.
@@ -24,4 +24,4 @@ class Signer {
   std::string key_;
 };
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -10,7 +10,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 constexpr std::size_t kMaxResponseBytes = 64 * 1024;
@@ -187,4 +187,4 @@ HttpResponse post(const HttpRequest& request, const TransportOptions& options) {
   }
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

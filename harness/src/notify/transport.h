@@ -11,7 +11,7 @@
 
 #include "notify/webhook_url.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct HttpRequest {
   WebhookUrl url;
@@ -40,4 +40,4 @@ HttpResponse post(const HttpRequest& request, const TransportOptions& options);
 // "120" or an HTTP-date, as seconds from `now_unix`; std::nullopt when unparsable.
 std::optional<std::chrono::seconds> parse_retry_after(const std::string& value, std::int64_t now_unix);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

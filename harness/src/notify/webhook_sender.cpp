@@ -7,7 +7,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 WebhookSender::WebhookSender(const WebhookConfig& config, SenderSettings settings, DeliveryHooks hooks)
     : config_(config), settings_(settings), hooks_(std::move(hooks)), random_(std::random_device{}()) {
@@ -78,4 +78,4 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
   return report;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

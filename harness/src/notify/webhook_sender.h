@@ -13,7 +13,7 @@
 #include "notify/delivery.h"
 #include "notify/outbox.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 
 struct SendReport {
   int delivered = 0;
@@ -42,4 +42,4 @@ class WebhookSender {
   std::mt19937_64 random_;
 };
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -7,7 +7,7 @@
 
 #include "perfgate/error.h"
 
-namespace perfgate::notify {
+namespace perfgate {
 namespace {
 
 struct UrlDeleter {
@@ -103,4 +103,4 @@ std::string WebhookUrl::scrub(std::string text) const {
   return text;
 }
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

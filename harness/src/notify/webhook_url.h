@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace perfgate::notify {
+namespace perfgate {
 
 class WebhookUrl {
  public:
@@ -30,4 +30,4 @@ class WebhookUrl {
 // "scheme://host" of a text that may or may not be a URL, for error messages.
 std::string redact_url(std::string_view text);
 
-}  // namespace perfgate::notify
+}  // namespace perfgate

@@ -2,11 +2,11 @@
 
 #include <cstdio>
 
+#include "core/units.h"
 #include "perfgate/metric_names.h"
-#include "report/table_printer.h"
 #include "report/text_table.h"
+#include "stats/metric_samples.h"
 #include "stats/summary.h"
-#include "store/measurement_yaml.h"
 
 namespace perfgate {
 namespace {

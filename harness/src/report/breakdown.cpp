@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
-#include "report/table_printer.h"
-#include "report/verdict_order.h"
+#include "perfgate/run_summary.h"
 
 namespace perfgate {
 namespace {

@@ -6,13 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 #include "report/breakdown.h"
 #include "report/svg_distribution.h"
 #include "report/svg_line_chart.h"
 #include "report/svg_roofline.h"
-#include "report/table_printer.h"
-#include "report/verdict_order.h"
 #include "report/xml_escape.h"
 
 namespace perfgate::html {

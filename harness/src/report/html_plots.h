@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "perfgate/result.h"
-#include "report/history.h"
+#include "store/history.h"
 
 namespace perfgate::html {
 

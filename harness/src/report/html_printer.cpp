@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include "core/resolution.h"
+#include "core/units.h"
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 #include "report/breakdown.h"
 #include "report/html_plots.h"
-#include "report/table_printer.h"
-#include "report/verdict_order.h"
 #include "report/xml_escape.h"
 
 namespace perfgate {
@@ -58,7 +58,7 @@ std::string header(const RunResult& run) {
   out += "<p class=\"meta\">" + meta + "</p>\n";
   if (!run.run_id.empty()) out += "<p class=\"meta\">Run <code>" + xml_escape(run.run_id) + "</code></p>\n";
   out += "<div class=\"counts\">";
-  for (const auto& [verdict, n] : verdict_counts(run))
+  for (const auto& [verdict, n] : summarize_run(run).present_worst_first())
     out += fmt::format("<span class=\"chip v-{}\">{} {}</span>", to_string(verdict), n, to_string(verdict));
   if (run.cases.empty()) out += "<span class=\"empty\">no cases</span>";
   return out + "</div>\n";

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "perfgate/result.h"
-#include "report/history.h"
+#include "store/history.h"
 
 namespace perfgate {
 
 struct HtmlInputs {
   // A results file whose samples are drawn beside the run's as the baseline (optional).
   const RunResult* baseline = nullptr;
-  // Per case id, its history oldest first (report/history.h); cases without one get no trend.
+  // Per case id, its history oldest first (store/history.h); cases without one get no trend.
   std::map<std::string, std::vector<HistoryPoint>> history;
 };
 

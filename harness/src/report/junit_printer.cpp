@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "perfgate/metric_names.h"
-#include "report/verdict_order.h"
+#include "perfgate/run_summary.h"
 #include "report/xml_escape.h"
 
 namespace perfgate {

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include "core/resolution.h"
+#include "core/units.h"
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 #include "report/breakdown.h"
-#include "report/table_printer.h"
-#include "report/verdict_order.h"
 
 namespace perfgate {
 namespace {
@@ -39,7 +39,7 @@ std::string code(const std::string& text) {
 
 std::string counts_line(const RunResult& run) {
   std::string line;
-  for (const auto& [verdict, n] : verdict_counts(run)) {
+  for (const auto& [verdict, n] : summarize_run(run).present_worst_first()) {
     const bool loud = verdict == Verdict::regressed || verdict == Verdict::error;
     const std::string part = fmt::format("{} {}", n, to_string(verdict));
     line += (line.empty() ? "" : " · ") + (loud ? "**" + part + "**" : part);

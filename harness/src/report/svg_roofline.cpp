@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "report/svg_canvas.h"
-#include "report/table_printer.h"
 
 namespace perfgate::svg {
 

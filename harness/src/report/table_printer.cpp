@@ -6,17 +6,12 @@
 #include <vector>
 
 #include "core/resolution.h"
+#include "core/units.h"
 #include "perfgate/metric_names.h"
+#include "perfgate/run_summary.h"
 
 namespace perfgate {
 namespace {
-
-std::string fixed(double value, int significant) {
-  char text[64];
-  const int digits = value == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::abs(value)))) + 1;
-  std::snprintf(text, sizeof text, "%.*f", std::max(0, significant - digits), value);
-  return text;
-}
 
 const char* verdict_color(Verdict v) {
   switch (v) {
@@ -58,21 +53,6 @@ std::string verdict_text(const CaseResult& r) {
 
 }  // namespace
 
-std::string format_duration_ns(double ns) {
-  if (ns < 1e3) return fixed(ns, 3) + " ns";
-  if (ns < 1e6) return fixed(ns / 1e3, 3) + " µs";
-  if (ns < 1e9) return fixed(ns / 1e6, 3) + " ms";
-  return fixed(ns / 1e9, 3) + " s";
-}
-
-std::string format_bandwidth(double gbps) {
-  return gbps >= 1000 ? fixed(gbps / 1000, 3) + " TB/s" : fixed(gbps, 3) + " GB/s";
-}
-
-std::string format_flops(double gflops) {
-  return gflops >= 1000 ? fixed(gflops / 1000, 3) + " TFLOP/s" : fixed(gflops, 3) + " GFLOP/s";
-}
-
 std::string render_table(const RunResult& run, const TableStyle& style) {
   const std::vector<std::string> header{"case", "latency", "±", "bandwidth", "% peak", "GFLOP/s", "bound", "catches", "verdict"};
   std::vector<std::vector<std::string>> rows;
@@ -83,12 +63,12 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
                                  catches.empty() ? "-" : ">= " + catches, verdict_text(r)};
     if (const Metric* m = metric_of(r, metric::latency_ns)) {
       row[1] = format_duration_ns(m->summary.median);
-      row[2] = m->summary.median > 0 ? fixed(100.0 * m->summary.mad / m->summary.median, 2) + "%" : "";
+      row[2] = m->summary.median > 0 ? fixed_digits(100.0 * m->summary.mad / m->summary.median, 2) + "%" : "";
     }
-    if (const Metric* m = metric_of(r, metric::bandwidth_gbps)) row[3] = format_bandwidth(m->summary.median);
-    if (const Metric* m = metric_of(r, metric::pct_peak_bw)) row[4] = fixed(m->summary.median, 3) + "%";
-    if (const Metric* m = metric_of(r, metric::gflops)) row[5] = fixed(m->summary.median, 4);
-    if (r.fits_in_cache && metric_of(r, metric::latency_ns)) row[0] += " (in cache)";
+    if (const Metric* m = find_metric(r, metric::bandwidth_gbps)) row[3] = format_bandwidth(m->summary.median);
+    if (const Metric* m = find_metric(r, metric::pct_peak_bw)) row[4] = fixed_digits(m->summary.median, 3) + "%";
+    if (const Metric* m = find_metric(r, metric::gflops)) row[5] = fixed_digits(m->summary.median, 4);
+    if (r.fits_in_cache && find_metric(r, metric::latency_ns)) row[0] += " (in cache)";
     rows.push_back(std::move(row));
     verdicts.push_back(r.verdict);
   }
@@ -116,16 +96,10 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
   out += std::string(total - 2, '-') + "\n";
   for (std::size_t i = 0; i < rows.size(); ++i) out += line(rows[i], verdict_color(verdicts[i]));
 
-  std::map<int, std::pair<Verdict, int>> counts;
-  for (Verdict v : verdicts) {
-    auto& entry = counts[severity(v)];
-    entry.first = v;
-    entry.second++;
-  }
   std::string summary = "\n" + std::to_string(run.cases.size()) + " cases on " +
                         run.fingerprint.machine_id + ":";
-  for (const auto& [rank, entry] : counts)
-    summary += " " + std::to_string(entry.second) + " " + std::string(to_string(entry.first)) + ",";
+  for (const auto& [verdict, n] : summarize_run(run).present_worst_first())
+    summary += " " + std::to_string(n) + " " + std::string(to_string(verdict)) + ",";
   summary.back() = '\n';
   if (const std::string resolution = run_resolution(run); !resolution.empty()) summary += resolution + "\n";
   return out + summary;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
-#include "store/atomic_file.h"
 #include "store/baseline_file.h"
 
 namespace perfgate {

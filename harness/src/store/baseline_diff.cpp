@@ -1,5 +1,6 @@
 #include "store/baseline_diff.h"
 
+#include "stats/metric_samples.h"
 #include "stats/summary.h"
 
 namespace perfgate {

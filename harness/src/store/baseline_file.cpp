@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "stats/metric_samples.h"
 #include "stats/summary.h"
 #include "store/measurement_yaml.h"
 #include "store/yaml_document.h"

@@ -11,11 +11,11 @@
 #include <optional>
 #include <thread>
 
+#include "core/atomic_file.h"
+#include "core/file_lock.h"
 #include "perfgate/error.h"
 #include "store/approval_log.h"
-#include "store/atomic_file.h"
 #include "store/baseline_file.h"
-#include "store/file_lock.h"
 
 namespace perfgate {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "store/atomic_file.h"
-#include "store/content_digest.h"
+#include "core/atomic_file.h"
+#include "core/content_digest.h"
 #include "store/yaml_document.h"
 
 namespace perfgate {

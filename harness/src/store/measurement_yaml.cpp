@@ -64,10 +64,4 @@ MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::s
   return runs;
 }
 
-std::vector<double> pooled(const std::vector<std::vector<double>>& runs) {
-  std::vector<double> all;
-  for (const auto& run : runs) all.insert(all.end(), run.begin(), run.end());
-  return all;
-}
-
 }  // namespace perfgate

@@ -23,7 +23,4 @@ void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
 // At least one metric, each with at least one run of at least one finite sample.
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at);
 
-// Every sample of a metric, pooled over its runs.
-std::vector<double> pooled(const std::vector<std::vector<double>>& runs);
-
 }  // namespace perfgate

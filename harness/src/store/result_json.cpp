@@ -5,8 +5,8 @@
 #include <fstream>
 #include <functional>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
-#include "store/atomic_file.h"
 
 namespace perfgate {
 namespace {

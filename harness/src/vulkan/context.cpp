@@ -4,8 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "core/no_device.h"
 #include "core/sysinfo.h"
-#include "measure/device.h"
 #include "perfgate/error.h"
 #include "vulkan/vk_error.h"
 

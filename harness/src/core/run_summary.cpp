@@ -1,4 +1,4 @@
-#include "report/verdict_order.h"
+#include "perfgate/run_summary.h"
 
 #include <algorithm>
 #include <map>
@@ -37,16 +37,30 @@ std::vector<const CaseResult*> worst_first(const RunResult& run) {
   return order;
 }
 
-std::vector<std::pair<Verdict, int>> verdict_counts(const RunResult& run) {
-  std::map<int, std::pair<Verdict, int>> by_severity;
+RunSummary summarize_run(const RunResult& run) {
+  RunSummary summary;
+  summary.cases = static_cast<int>(run.cases.size());
+  for (Verdict v : {Verdict::pass, Verdict::improved, Verdict::regressed, Verdict::inconclusive,
+                    Verdict::no_baseline, Verdict::skipped, Verdict::error})
+    summary.counts[v] = 0;
   for (const auto& c : run.cases) {
-    auto& entry = by_severity[severity(c.verdict)];
-    entry.first = c.verdict;
-    ++entry.second;
+    ++summary.counts[c.verdict];
+    if (severity(c.verdict) < severity(summary.worst)) summary.worst = c.verdict;
   }
-  std::vector<std::pair<Verdict, int>> counts;
-  for (const auto& [rank, entry] : by_severity) counts.push_back(entry);
-  return counts;
+  return summary;
+}
+
+std::vector<std::pair<Verdict, int>> RunSummary::present_worst_first() const {
+  std::vector<std::pair<Verdict, int>> present;
+  for (const auto& [verdict, n] : counts)
+    if (n > 0) present.emplace_back(verdict, n);
+  std::sort(present.begin(), present.end(),
+            [](const auto& a, const auto& b) { return severity(a.first) < severity(b.first); });
+  return present;
+}
+
+int RunSummary::exit_code(bool require_baseline) const {
+  return cases == 0 ? 0 : perfgate::exit_code(worst, require_baseline);
 }
 
 }  // namespace perfgate

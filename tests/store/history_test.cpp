@@ -1,4 +1,4 @@
-#include "report/history.h"
+#include "store/history.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "store/file_lock.h"
+#include "core/file_lock.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "perfgate/error.h"
-#include "store_fixture.h"
+#include "store/store_fixture.h"
 
 namespace perfgate {
 namespace {

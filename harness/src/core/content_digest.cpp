@@ -1,4 +1,4 @@
-#include "store/content_digest.h"
+#include "core/content_digest.h"
 
 #include <openssl/evp.h>
 

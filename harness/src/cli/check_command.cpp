@@ -1,0 +1,64 @@
+// perfgate check: what each CTest test runs, with CTestMeasurement output and the verdict's exit
+// code.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/run_cases.h"
+#include "cli/run_info.h"
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+std::map<Backend, std::vector<CaseSpec>> by_backend(const std::vector<CaseSpec>& cases) {
+  std::map<Backend, std::vector<CaseSpec>> groups;
+  for (const auto& c : cases) groups[c.backend].push_back(c);
+  return groups;
+}
+
+int check_main(const RunFlags& flags) {
+  if (flags.common.cases.empty() && flags.common.kernel_glob.empty())
+    throw Error("check: name the cases to check (perfgate list shows them)");
+  std::vector<CaseSpec> cases;
+  std::vector<std::string> globs;
+  for (const auto& arg : flags.common.cases) {
+    if (arg.find_first_of("*?[") == std::string::npos && arg.find('/') != std::string::npos)
+      cases.push_back(parse_case_id(arg));
+    else
+      globs.push_back(arg);
+  }
+  if (!globs.empty() || cases.empty()) {
+    CommonOptions narrowed = flags.common;
+    narrowed.cases = globs;
+    std::vector<Backend> backends;
+    if (!flags.common.backend.empty()) backends.push_back(backend_from_string(flags.common.backend));
+    for (auto& c : select_cases(narrowed.selection(backends))) cases.push_back(std::move(c));
+  }
+  RunResult run = new_run({}, flags.project_dir);
+  for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
+  return finish(flags, run, true);
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Context& context) {
+  auto check_flags = std::make_shared<RunFlags>();
+  CLI::App* check = app.add_subcommand(
+      "check", "Measure cases and judge them against their baselines (what each CTest test runs)");
+  check_flags->project_dir = context.project_dir;
+  add_selection_options(*check, check_flags->common);
+  add_run_options(*check, check_flags->common, context);
+  check->add_option("--results-dir", check_flags->results_dir,
+                    "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
+  check->add_option(
+      "--events", check_flags->events_file,
+      "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
+  check->add_flag("--require-baseline", check_flags->require_baseline,
+                  "A missing baseline fails (exit 1) instead of skipping (77)");
+  check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
+}
+
+}  // namespace perfgate

@@ -1,0 +1,119 @@
+#include "cli/run_cases.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include "cli/run_info.h"
+#include "gate/gate.h"
+#include "measure/peaks.h"
+#include "perfgate/run_summary.h"
+#include "report/breakdown.h"
+#include "report/ctest_printer.h"
+#include "report/event_stream.h"
+#include "report/table_printer.h"
+#include "store/result_json.h"
+
+namespace perfgate {
+namespace {
+
+// "[3/16] copy/cpu/n=1048576" on one terminal line, overwritten; nothing when not a terminal.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  void show(std::size_t index, std::size_t total, const std::string& id) {
+    if (!enabled_) return;
+    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, total, id.c_str());
+    std::fflush(stderr);
+  }
+  ~Progress() {
+    if (enabled_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  bool enabled_;
+};
+
+void print_check_details(const CaseResult& r) {
+  std::printf("%s: %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str());
+  if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
+  if (!r.check.empty()) std::printf("  correctness: %s\n", r.check.c_str());
+  for (const auto& j : r.judgements)
+    std::printf("  %-15s %-12s %s\n", j.metric.c_str(), std::string(to_string(j.verdict)).c_str(),
+                j.reason.c_str());
+}
+
+// One results file per checked case, named after it: the CTest summary test merges the folder.
+void write_case_results(const std::string& dir, const RunResult& run) {
+  for (const auto& c : run.cases) {
+    RunResult one = run;
+    one.cases = {c};
+    std::string name = c.id;
+    for (char& ch : name)
+      if (ch == '/' || ch == ',' || ch == '=') ch = '_';
+    write_results(std::filesystem::path(dir) / (name + ".json"), one);
+  }
+}
+
+}  // namespace
+
+void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseSpec>& cases,
+                 RunResult& run, bool check_output) {
+  OpenedDevice opened = open_backend(backend, flags.common.device);
+  if (run.fingerprint.machine_id.empty()) {
+    run.fingerprint = opened.device ? opened.device->fingerprint() : Fingerprint{};
+    if (!opened.device) run.fingerprint.backend = std::string(to_string(backend));
+  }
+  if (!opened.device) {
+    for (const auto& spec : cases) {
+      CaseResult r;
+      r.id = spec.id;
+      r.kernel = spec.kernel->name();
+      r.backend = std::string(to_string(backend));
+      r.params = spec.params;
+      r.verdict = Verdict::skipped;
+      r.message = "no " + std::string(to_string(backend)) + " device: " + opened.missing_reason;
+      run.cases.push_back(std::move(r));
+    }
+    return;
+  }
+  Device& device = *opened.device;
+  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+  const BaselineStore baselines(flags.common.baselines_dir);
+  const Peaks peaks = device_peaks(device, flags.common.cache_path());
+  Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks,
+            flags.common.input_seed());
+  Progress progress(!flags.common.quiet && !check_output);
+  std::optional<EventStream> events;
+  if (!flags.events_file.empty()) events.emplace(flags.events_file);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    progress.show(i, cases.size(), cases[i].id);
+    run.cases.push_back(gate.run(cases[i]));
+    if (events) events->write_case(run, run.cases.back(), device.limits());
+  }
+}
+
+int finish(const RunFlags& flags, RunResult& run, bool check_output) {
+  if (!flags.common.json_file.empty()) write_results(flags.common.json_file, run);
+  if (!flags.results_dir.empty()) write_case_results(flags.results_dir, run);
+  if (check_output)
+    for (const auto& r : run.cases) {
+      print_check_details(r);
+      std::fputs(render_ctest_measurements(r).c_str(), stdout);
+    }
+  int code = summarize_run(run).exit_code(flags.require_baseline);
+  if (!check_output) {
+    TableStyle style{flags.common.use_color()};
+    std::fputs(render_table(run, style).c_str(), stdout);
+    std::fputs(render_details(run, style).c_str(), stdout);
+    const std::string breakdowns = render_breakdowns(run);
+    if (!breakdowns.empty()) std::printf("\n%s", breakdowns.c_str());
+  }
+  // A run (not a check) with cases that merely lack a baseline or a device is not a failure.
+  if (!check_output && code == 77) code = 0;
+  return code;
+}
+
+}  // namespace perfgate
