@@ -1,12 +1,14 @@
-# perfgate_add_kernels(<target> SOURCES <kernel .cpp>... SHADERS <.comp>...)
+# perfgate_add_kernels(<target> SOURCES <kernel .cpp>... SHADERS <.comp>... [INCLUDE_DIRS <dir>...])
 #
 # Adds kernel definitions to an executable that links perfgate::harness. Each source gets its
 # content hash (PERFGATE_SOURCE_HASH) for baselines; each GLSL compute shader is compiled to
 # SPIR-V with glslc and embedded under "<folder>/<stem>", e.g. kernels/copy/copy.comp -> copy/copy.
+# INCLUDE_DIRS are searched by the shaders' #include "..." after the shader's own folder (glslc
+# -I); the included files are dependencies of the shader, tracked through glslc's depfile.
 include_guard(GLOBAL)
 
 function(perfgate_add_kernels target)
-  cmake_parse_arguments(ARG "" "" "SOURCES;SHADERS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;SHADERS;INCLUDE_DIRS" ${ARGN})
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(src "${src}" ABSOLUTE)
     file(SHA256 "${src}" hash)
@@ -20,6 +22,11 @@ function(perfgate_add_kernels target)
   endif()
   find_program(PERFGATE_GLSLC glslc REQUIRED)
   set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate_shaders")
+  set(include_flags "")
+  foreach(dir IN LISTS ARG_INCLUDE_DIRS)
+    get_filename_component(dir "${dir}" ABSOLUTE)
+    list(APPEND include_flags "-I${dir}")
+  endforeach()
   foreach(shader IN LISTS ARG_SHADERS)
     get_filename_component(shader "${shader}" ABSOLUTE)
     get_filename_component(stem "${shader}" NAME_WE)
@@ -32,8 +39,8 @@ function(perfgate_add_kernels target)
     set(cpp "${gen_dir}/${ident}.spv.cpp")
     add_custom_command(
       OUTPUT "${inc}"
-      COMMAND "${PERFGATE_GLSLC}" --target-env=vulkan1.2 -O -mfmt=c -MD -MF "${inc}.d"
-              "${shader}" -o "${inc}"
+      COMMAND "${PERFGATE_GLSLC}" --target-env=vulkan1.2 -O -mfmt=c ${include_flags}
+              -MD -MF "${inc}.d" "${shader}" -o "${inc}"
       DEPENDS "${shader}"
       DEPFILE "${inc}.d"
       COMMENT "glslc ${name}"

@@ -13,10 +13,10 @@
 #include <map>
 #include <random>
 
-#include "../matmul/gemm_cpu.h"
-#include "../matmul/matmul_plan.h"
-#include "../softmax/row_plan.h"
-#include "../softmax/softmax_cpu.h"
+#include "kernels/common/gemm_cpu.h"
+#include "kernels/common/matmul_plan.h"
+#include "kernels/common/row_plan.h"
+#include "kernels/common/softmax_cpu.h"
 #include "perfgate/registry.h"
 
 using namespace perfgate;

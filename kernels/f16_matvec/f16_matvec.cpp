@@ -9,7 +9,7 @@
 #include <immintrin.h>
 #endif
 
-#include "../softmax/row_plan.h"
+#include "kernels/common/row_plan.h"
 #include "perfgate/registry.h"
 
 using namespace perfgate;

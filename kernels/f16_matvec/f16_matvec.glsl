@@ -2,7 +2,8 @@
 // arithmetic (f16_matvec_rows.comp otherwise). One row per workgroup: each thread
 // loads its ITEMS uvec4s (8 weights each) of the row at once, so they are all in flight
 // together, then the workgroup sums.
-#include "../softmax/workgroup_reduce.glsl"
+#include "kernels/common/workgroup_reduce.glsl"
+#include "kernels/common/row_prologue.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 4;  // uvec4s per thread: ceil(k / 8 / wg)
 
@@ -13,14 +14,9 @@ layout(std430, binding = 1) readonly buffer Input { vec4 x[]; };
 layout(std430, binding = 2) writeonly buffer Output { float y[]; };
 
 void main() {
-  const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  if (row >= s.m) return;  // uniform per workgroup
+  ROW_PROLOGUE(row, s.m);
   const uint per_row = s.k / 8, base = row * per_row, lid = gl_LocalInvocationID.x;
-  uvec4 q[ITEMS];
-  for (uint j = 0; j < ITEMS; ++j) {
-    const uint i = lid + j * gl_WorkGroupSize.x;
-    q[j] = i < per_row ? w[base + i] : uvec4(0);
-  }
+  ROW_ITEMS(uvec4, q, w, base, per_row, lid, uvec4(0));
   float sum = 0.0;
   for (uint j = 0; j < ITEMS; ++j) {
     const uint i = min(lid + j * gl_WorkGroupSize.x, per_row - 1);  // zero weights past the end

@@ -6,6 +6,8 @@
 // move twice the weights' bytes through the caches). One subgroupAdd per row, no barrier.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_GOOGLE_include_directive : require
+#include "kernels/common/row_prologue.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 4;  // uvec4s per lane per step
@@ -21,9 +23,7 @@ vec4 low(uvec4 q) { return vec4(unpackHalf2x16(q.x), unpackHalf2x16(q.y)); }
 vec4 high(uvec4 q) { return vec4(unpackHalf2x16(q.z), unpackHalf2x16(q.w)); }
 
 void main() {
-  const uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  const uint row0 = (group * gl_NumSubgroups + gl_SubgroupID) * ROWS;
-  if (row0 >= s.m) return;  // uniform per subgroup: no workgroup barrier follows
+  SUBGROUP_ROWS_PROLOGUE(row0, ROWS, s.m);
   const uint per_row = s.k / 8, lane = gl_SubgroupInvocationID;
   float sum[ROWS];
   for (uint r = 0; r < ROWS; ++r) sum[r] = 0.0;

@@ -3,7 +3,7 @@
 #include <bit>
 #include <cmath>
 
-#include "../softmax/row_plan.h"
+#include "kernels/common/row_plan.h"
 #include "perfgate/registry.h"
 
 using namespace perfgate;

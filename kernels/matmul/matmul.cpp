@@ -1,8 +1,8 @@
 // matmul: C = A * B in float32, A m x k, B k x n, row-major. The tiled, register-blocked GEMM
 // that transformer layers spend their compute in; batch 1 (m = 1) is the matrix-vector product
 // of f16_matvec and q4_0_matvec, so m here is a batch of tokens.
-#include "gemm_cpu.h"
-#include "matmul_plan.h"
+#include "kernels/common/gemm_cpu.h"
+#include "kernels/common/matmul_plan.h"
 #include "perfgate/registry.h"
 
 using namespace perfgate;

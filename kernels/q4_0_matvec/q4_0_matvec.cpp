@@ -4,9 +4,9 @@
 #include <bit>
 #include <random>
 
-#include "../softmax/row_plan.h"
+#include "kernels/common/q4_0.h"
+#include "kernels/common/row_plan.h"
 #include "perfgate/registry.h"
-#include "q4_0.h"
 
 using namespace perfgate;
 using namespace perfgate::kernels;

@@ -3,7 +3,8 @@
 // The workgroup stages the row's words in shared memory (q4_0_row_words.glsl), then thread t
 // takes quant word t % 4 of block t / 4: elements 4i..4i+3 (low nibbles) and 16+4i..19+4i
 // (high), so the x loads of a subgroup are contiguous too.
-#include "../softmax/workgroup_reduce.glsl"
+#include "kernels/common/workgroup_reduce.glsl"
+#include "kernels/common/row_prologue.glsl"
 #include "q4_0_decode.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 4;        // words per thread: ceil(row words / wg)
@@ -15,11 +16,10 @@ layout(std430, binding = 0) readonly buffer Weights { uint w[]; };
 layout(std430, binding = 1) readonly buffer Input { vec4 x[]; };
 layout(std430, binding = 2) writeonly buffer Output { float y[]; };
 
-#include "q4_0_row_words.glsl"
+#include "kernels/common/q4_0_row_words.glsl"
 
 void main() {
-  const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  if (row >= s.m) return;  // uniform per workgroup
+  ROW_PROLOGUE(row, s.m);
   const uint blocks = s.k / 32, base = row * ROW_WORDS, lid = gl_LocalInvocationID.x;
   stage_row(base);
   float sum = 0.0;

@@ -14,6 +14,7 @@
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #extension GL_GOOGLE_include_directive : require
 #include "q4_0_decode.glsl"
+#include "kernels/common/row_prologue.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 4;  // pairs of blocks per 8 lanes per step
@@ -26,9 +27,7 @@ layout(std430, binding = 1) readonly buffer Input { vec4 x[]; };
 layout(std430, binding = 2) writeonly buffer Output { float y[]; };
 
 void main() {
-  const uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  const uint row0 = (group * gl_NumSubgroups + gl_SubgroupID) * ROWS;
-  if (row0 >= s.m) return;  // uniform per subgroup: no workgroup barrier follows
+  SUBGROUP_ROWS_PROLOGUE(row0, ROWS, s.m);
   const uint units = s.k / 8, row_words = 9 * s.k / 64, lane = gl_SubgroupInvocationID;
   const uint j = lane % 8, scale_lane = lane - j + (j < 4 ? 0 : 4);
   float sum[ROWS];

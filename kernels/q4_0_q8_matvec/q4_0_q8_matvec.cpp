@@ -11,8 +11,8 @@
 #include <immintrin.h>
 #endif
 
-#include "../q4_0_matvec/q4_0.h"
-#include "../softmax/row_plan.h"
+#include "kernels/common/q4_0.h"
+#include "kernels/common/row_plan.h"
 #include "perfgate/registry.h"
 
 using namespace perfgate;

@@ -11,6 +11,8 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #extension GL_EXT_spirv_intrinsics : require
+#extension GL_GOOGLE_include_directive : require
+#include "kernels/common/row_prologue.glsl"
 
 // OpSDot (SPV_KHR_integer_dot_product) of two words read as 4 signed bytes; format 0 is
 // PackedVectorFormat4x8Bit. GLSL has no built-in for it in the glslang this builds with.
@@ -30,9 +32,7 @@ layout(std430, binding = 2) readonly buffer Scales { float xd[]; };  // one per 
 layout(std430, binding = 3) writeonly buffer Output { float y[]; };
 
 void main() {
-  const uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  const uint row0 = (group * gl_NumSubgroups + gl_SubgroupID) * ROWS;
-  if (row0 >= s.m) return;  // uniform per subgroup: no workgroup barrier follows
+  SUBGROUP_ROWS_PROLOGUE(row0, ROWS, s.m);
   const uint units = s.k / 8, row_words = 9 * s.k / 64, lane = gl_SubgroupInvocationID;
   const uint j = lane % 8, scale_lane = lane - j + (j < 4 ? 0 : 4);
   float sum[ROWS];

@@ -4,7 +4,8 @@
 // The workgroup stages the row's words in shared memory (q4_0_row_words.glsl), then thread t
 // takes quant word t % 4 of block t / 4, as in q4_0_matvec.glsl.
 #extension GL_GOOGLE_include_directive : require
-#include "../softmax/workgroup_reduce.glsl"
+#include "kernels/common/workgroup_reduce.glsl"
+#include "kernels/common/row_prologue.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 4;        // words per thread: ceil(row words / wg)
 layout(constant_id = 2) const uint ROW_WORDS = 576;  // 18 * k / 32 / 4
@@ -16,7 +17,7 @@ layout(std430, binding = 1) readonly buffer Quants { uint xq[]; };  // 4 int8 pe
 layout(std430, binding = 2) readonly buffer Scales { float xd[]; };  // one per block
 layout(std430, binding = 3) writeonly buffer Output { float y[]; };
 
-#include "../q4_0_matvec/q4_0_row_words.glsl"
+#include "kernels/common/q4_0_row_words.glsl"
 
 // The 4 products of a word of 4 unsigned bytes (nibbles) and a word of 4 signed bytes.
 int dot4(uint nibbles, uint x) {
@@ -26,8 +27,7 @@ int dot4(uint nibbles, uint x) {
 }
 
 void main() {
-  const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  if (row >= s.m) return;  // uniform per workgroup
+  ROW_PROLOGUE(row, s.m);
   const uint blocks = s.k / 32, base = row * ROW_WORDS, lid = gl_LocalInvocationID.x;
   stage_row(base);
   float sum = 0.0;

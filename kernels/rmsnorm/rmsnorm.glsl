@@ -1,6 +1,7 @@
 // y = x / sqrt(mean(x^2) + eps) * g per row. One row per workgroup; each thread holds its
 // ITEMS vec4s of the row in registers, so the row is read from memory once.
-#include "../softmax/workgroup_reduce.glsl"
+#include "kernels/common/workgroup_reduce.glsl"
+#include "kernels/common/row_prologue.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 4;  // vec4s per thread: ceil(cols / 4 / wg)
 
@@ -11,15 +12,10 @@ layout(std430, binding = 1) readonly buffer Gain { vec4 g[]; };
 layout(std430, binding = 2) writeonly buffer Output { vec4 y[]; };
 
 void main() {
-  const uint row = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-  if (row >= s.rows) return;  // uniform per workgroup
+  ROW_PROLOGUE(row, s.rows);
   const uint n = s.cols / 4, base = row * n, lid = gl_LocalInvocationID.x;
-  vec4 v[ITEMS];
   float sum = 0.0;
-  for (uint i = 0; i < ITEMS; ++i) {
-    const uint c = lid + i * gl_WorkGroupSize.x;
-    v[i] = c < n ? x[base + c] : vec4(0.0);
-  }
+  ROW_ITEMS(vec4, v, x, base, n, lid, vec4(0.0));
   for (uint i = 0; i < ITEMS; ++i) sum += dot(v[i], v[i]);
   const float scale = inversesqrt(workgroup_sum(sum) / float(s.cols) + s.eps);
   for (uint i = 0; i < ITEMS; ++i) {

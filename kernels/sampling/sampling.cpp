@@ -11,7 +11,7 @@
 #include <random>
 #include <set>
 
-#include "../softmax/row_plan.h"
+#include "kernels/common/row_plan.h"
 #include "perfgate/registry.h"
 
 using namespace perfgate;

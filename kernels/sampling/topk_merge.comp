@@ -1,5 +1,5 @@
 #version 450
-// Subgroup reductions (see ../softmax/workgroup_reduce.glsl) and the shuffle threshold
+// Subgroup reductions (see kernels/common/workgroup_reduce.glsl) and the shuffle threshold
 // (topk_select.glsl).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require

@@ -2,7 +2,7 @@
 // candidates, then, a thread per selected token, their softmax, the top-p nucleus (the
 // shortest prefix whose probability reaches top_p), renormalised, and the token drawn with the
 // row's seeded uniform number.
-#include "../softmax/workgroup_reduce.glsl"
+#include "kernels/common/workgroup_reduce.glsl"
 
 layout(constant_id = 1) const uint ITEMS = 8;
 layout(constant_id = 2) const uint MAX_K = 64;

@@ -1,8 +1,8 @@
 // softmax: y = exp(x - max) / sum(exp(x - max)) per row, the attention-probability and
 // logits normalisation of every transformer. Memory-bound: one read and one write per element.
+#include "kernels/common/row_plan.h"
+#include "kernels/common/softmax_cpu.h"
 #include "perfgate/registry.h"
-#include "row_plan.h"
-#include "softmax_cpu.h"
 
 using namespace perfgate;
 using namespace perfgate::kernels;

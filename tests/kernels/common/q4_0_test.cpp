@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "../../kernels/q4_0_matvec/q4_0.h"
+#include "kernels/common/q4_0.h"
 #include "perfgate/registry.h"
 
 namespace perfgate {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "fast_exp.h"
+#include "kernels/common/fast_exp.h"
 
 namespace perfgate::kernels {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gemm_cpu.h"
+#include "kernels/common/gemm_cpu.h"
 #include "perfgate/error.h"
 #include "perfgate/kernel.h"
 

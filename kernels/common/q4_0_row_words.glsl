@@ -1,16 +1,13 @@
 // A Q4_0 row's words staged in shared memory by its workgroup, for the workgroup-per-row
 // shaders: the row's blocks are 18 bytes apart, so per-thread block loads would be strided and
 // narrow; the workgroup copies the row with coalesced loads (ITEMS per thread, all in flight
-// together) instead. Needs the buffer w[] and the constants ITEMS and ROW_WORDS declared first.
+// together) instead. Needs the buffer w[], the constants ITEMS and ROW_WORDS and row_prologue.glsl
+// (ROW_ITEMS) first.
 shared uint row_words[ROW_WORDS + 1];
 
 void stage_row(uint base) {
   const uint lid = gl_LocalInvocationID.x;
-  uint staged[ITEMS];
-  for (uint j = 0; j < ITEMS; ++j) {
-    const uint i = lid + j * gl_WorkGroupSize.x;
-    staged[j] = i < ROW_WORDS ? w[base + i] : 0u;
-  }
+  ROW_ITEMS(uint, staged, w, base, ROW_WORDS, lid, 0u);
   for (uint j = 0; j < ITEMS; ++j) {
     const uint i = lid + j * gl_WorkGroupSize.x;
     if (i < ROW_WORDS) row_words[i] = staged[j];
