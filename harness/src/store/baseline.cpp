@@ -1,10 +1,12 @@
 #include "store/baseline.h"
 
 #include <algorithm>
+#include <new>
 
 #include "perfgate/error.h"
-#include "store/atomic_file.h"
+#include "core/yaml_load.h"
 #include "store/baseline_file.h"
+#include "store/yaml_document.h"
 
 namespace perfgate {
 namespace {
@@ -66,7 +68,12 @@ std::optional<KernelBaselines> BaselineStore::load(const std::string& machine_id
   const std::filesystem::path file = kernel_file(machine_id, kernel);
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return std::nullopt;
-  KernelBaselines b = parse_kernel_baselines(read_file(file), file.string());
+  KernelBaselines b;
+  try {
+    b = parse_kernel_baselines(read_bounded_file(file, kMaxStoreFileBytes), file.string());
+  } catch (const std::bad_alloc&) {
+    throw Error(file.string() + ": does not fit in memory");
+  }
   if (b.machine_id != machine_id || b.kernel != kernel)
     throw Error(file.string() + ": holds machine " + b.machine_id + ", kernel " + b.kernel +
                 ", but its path says machine " + machine_id + ", kernel " + kernel);
