@@ -6,6 +6,7 @@
 #include "perfgate/error.h"
 #include "core/yaml_load.h"
 #include "store/baseline_file.h"
+#include "store/update_journal.h"
 #include "store/yaml_document.h"
 
 namespace perfgate {
@@ -55,6 +56,7 @@ std::vector<std::string> BaselineStore::machines() const {
 }
 
 std::vector<std::string> BaselineStore::kernels(const std::string& machine_id) const {
+  finish_interrupted_update_locking(machine_dir(machine_id), lock_file(machine_id));
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(machine_dir(machine_id), ec))
@@ -66,6 +68,7 @@ std::vector<std::string> BaselineStore::kernels(const std::string& machine_id) c
 std::optional<KernelBaselines> BaselineStore::load(const std::string& machine_id,
                                                    const std::string& kernel) const {
   const std::filesystem::path file = kernel_file(machine_id, kernel);
+  finish_interrupted_update_locking(machine_dir(machine_id), lock_file(machine_id));
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return std::nullopt;
   KernelBaselines b;
