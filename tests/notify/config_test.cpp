@@ -86,6 +86,17 @@ TEST(NotifyConfig, ScrubRemovesPathAndQueryTokens) {
   EXPECT_NE(scrubbed.find("failed"), std::string::npos);
 }
 
+TEST(NotifyConfig, ScrubRemovesDecodedTokensToo) {
+  const WebhookUrl url = WebhookUrl::parse("http://host/hooks/T0KEN%3123?key=SECRE%54Q+X");
+  for (const std::string echoed : {"HTTP 400: refused /hooks/T0KEN123?key=SECRETQ X", "refused T0KEN123 and SECRETQ+X",
+                                   "refused /hooks/T0KEN%3123?key=SECRE%54Q+X", "refused T0KEN%3123 / SECRE%54Q+X"}) {
+    const std::string scrubbed = url.scrub(echoed);
+    for (const char* secret : {"T0KEN123", "T0KEN%31", "SECRETQ", "SECRE%54"})
+      EXPECT_EQ(scrubbed.find(secret), std::string::npos) << scrubbed;
+    EXPECT_NE(scrubbed.find("refused"), std::string::npos) << scrubbed;
+  }
+}
+
 class NotifyConfigFile : public ::testing::Test {
  protected:
   void SetUp() override {
