@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 
 #include "error_text.h"
@@ -27,6 +28,16 @@ TEST(CoreYamlLoad, AnchorsAndAliasesAreRefusedWithTheirLine) {
   const std::string message = testing::error_text([&] { load_plain_yaml(text, "big.yaml"); });
   EXPECT_NE(message.find("big.yaml:1:"), std::string::npos) << message;
   EXPECT_NE(testing::error_text([] { load_plain_yaml("a: [1\n", "f.yaml"); }).find("f.yaml:"), std::string::npos);
+}
+
+TEST(CoreYamlLoad, MalformedStreamsEndInsteadOfLoopingOverDocuments) {
+  // Found by tests/fuzz/baseline_fuzz: yaml-cpp's parser reports a next document forever here.
+  std::ifstream in(std::string(PERFGATE_SOURCE_DIR) + "/tests/fuzz/corpus/baseline/multi_document_hang.yaml",
+                   std::ios::binary);
+  ASSERT_TRUE(in);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string message = testing::error_text([&] { load_plain_yaml(text, "hang.yaml"); });
+  EXPECT_TRUE(message.empty() || message.starts_with("hang.yaml")) << message;
 }
 
 TEST(CoreYamlLoad, FilesOverTheLimitAreRefusedBeforeReading) {

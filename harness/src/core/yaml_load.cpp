@@ -83,8 +83,9 @@ YAML::Node load_plain_yaml(const std::string& text, const std::string& file) {
     std::istringstream stream(text);
     YAML::Parser parser(stream);
     PlainYamlCheck check(file);
-    while (parser.HandleNextDocument(check)) {
-    }
+    // The first document only, which is all YAML::Load reads (and looping over documents never
+    // ends on some malformed streams).
+    parser.HandleNextDocument(check);
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw located_error(file, e.mark.line + 1, "", "malformed YAML: " + e.msg);
