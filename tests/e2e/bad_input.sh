@@ -44,6 +44,20 @@ before=$(sha256sum "$tmp/baselines/$machine/copy.yaml")
 expect 2 "copy.yaml" -- "$PERFGATE" check copy/cpu/n=4096 --baselines "$tmp/baselines" --cache-dir "$tmp/cache"
 [ "$before" = "$(sha256sum "$tmp/baselines/$machine/copy.yaml")" ] || { echo "FAIL: baseline changed"; fail=1; }
 
+# Axis values a kernel cannot take, values that overflow and ranges without end: exit 2, the
+# axis and the value named, in every command that selects cases; nothing is measured.
+sel=(--backend cpu --kernel copy --baselines "$tmp/baselines" --cache-dir "$tmp/cache")
+expect 2 "axis n=0 is out of range for kernel copy \(allowed: 1 to 4294967296\)" -- "$PERFGATE" run "${sel[@]}" --axis n=0
+expect 2 "axis n=-5 is out of range" -- "$PERFGATE" run "${sel[@]}" --axis n=-5
+expect 2 "axis n=99999999999999 is out of range" -- "$PERFGATE" run "${sel[@]}" --axis n=99999999999999
+expect 2 "axis n=0 is out of range" -- "$PERFGATE" check copy/cpu/n=0 --baselines "$tmp/baselines" --cache-dir "$tmp/cache"
+expect 2 "'99999999999999G' is too large" -- "$PERFGATE" list --ctest --backend cpu --kernel copy --axis n=99999999999999G
+expect 2 "axis n=8589934592 is out of range" -- timeout 20 "$PERFGATE" list --ctest --backend cpu --kernel copy --axis n=1:9223372036854775807:x2
+expect 2 "gives more than 4096 values" -- timeout 20 "$PERFGATE" list --backend cpu --kernel copy --axis n=1:9223372036854775807:+1
+expect 2 "axis iters=0 is out of range for kernel fma_peak" -- "$PERFGATE" run --backend cpu --kernel fma_peak --axis iters=0
+expect 2 "axis n=0 is out of range" -- "$PERFGATE" baseline propose --runs 2 --out "$tmp/c.yaml" "${sel[@]}" --axis n=0
+[ ! -e "$tmp/c.yaml" ] || { echo "FAIL: a refused propose wrote a candidate"; fail=1; }
+
 expect 2 "no kernel named 'nosuch'" -- "$PERFGATE" check nosuch/cpu/n=1
 expect 2 "cannot open results file|No such file|does not exist" -- "$PERFGATE" compare "$tmp/a.json" "$tmp/b.json"
 exit $fail

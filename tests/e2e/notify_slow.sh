@@ -16,6 +16,20 @@ expect_rc 3 "notify against a slow receiver"
 [ "$(outbox_count)" = 1 ] || fail "the timed-out alert is not queued"
 grep -qi "timed out\|timeout" "$WORK/slow.err" || fail "the timeout is not reported"
 
+# A receiver that hangs on every attempt costs at most the call's budget, attempts shortened to
+# fit it (4 attempts x 15 s would be a minute); the alert stays queued.
+python3 - "$PORT" <<'PY'
+import json, sys, urllib.request
+body = json.dumps({"script": ["slow:60"]}).encode()
+urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/_control", data=body), timeout=60)
+PY
+start_s=$(date +%s)
+PERFGATE_WEBHOOK_TIMEOUT_S=15 PERFGATE_WEBHOOK_ATTEMPTS=4 PERFGATE_WEBHOOK_BUDGET_S=4 run_notify budget
+elapsed_s=$(( $(date +%s) - start_s ))
+expect_rc 3 "notify against a hanging receiver, with a budget"
+[ "$elapsed_s" -lt 12 ] || fail "notify took ${elapsed_s} s with a 4 s budget"
+[ "$(outbox_count)" = 1 ] || fail "the alert is not queued after the budget ran out"
+
 # Generous timeout for the delivery itself: a loaded machine must not flake this.
 export PERFGATE_WEBHOOK_TIMEOUT_S=60
 run_notify recovered

@@ -86,6 +86,31 @@ TEST(NotifyConfig, ScrubRemovesPathAndQueryTokens) {
   EXPECT_NE(scrubbed.find("failed"), std::string::npos);
 }
 
+TEST(NotifyConfig, ASecretWithoutItsPrefixIsAWarningAndTheBudgetIsRead) {
+  std::vector<std::string> warnings;
+  const WebhookConfig config = load({{"PERFGATE_WEBHOOK_URL", "https://hooks.example.com/x"},
+                                     {"PERFGATE_WEBHOOK_SECRET", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"},
+                                     {"PERFGATE_WEBHOOK_BUDGET_S", "7.5"}},
+                                    &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("PERFGATE_WEBHOOK_SECRET: the signing secret does not start with whsec_"), std::string::npos);
+  EXPECT_EQ(warnings[0].find("MfKQ9r8G"), std::string::npos) << "the warning shows the secret";
+  EXPECT_DOUBLE_EQ(config.budget_s, 7.5);
+  EXPECT_DOUBLE_EQ(load({}).budget_s, 30);
+  EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_BUDGET_S", "0"}}).empty());
+}
+
+TEST(NotifyConfig, ScrubRemovesDecodedTokensToo) {
+  const WebhookUrl url = WebhookUrl::parse("http://host/hooks/T0KEN%3123?key=SECRE%54Q+X");
+  for (const std::string echoed : {"HTTP 400: refused /hooks/T0KEN123?key=SECRETQ X", "refused T0KEN123 and SECRETQ+X",
+                                   "refused /hooks/T0KEN%3123?key=SECRE%54Q+X", "refused T0KEN%3123 / SECRE%54Q+X"}) {
+    const std::string scrubbed = url.scrub(echoed);
+    for (const char* secret : {"T0KEN123", "T0KEN%31", "SECRETQ", "SECRE%54"})
+      EXPECT_EQ(scrubbed.find(secret), std::string::npos) << scrubbed;
+    EXPECT_NE(scrubbed.find("refused"), std::string::npos) << scrubbed;
+  }
+}
+
 class NotifyConfigFile : public ::testing::Test {
  protected:
   void SetUp() override {

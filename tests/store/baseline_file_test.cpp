@@ -105,6 +105,55 @@ TEST_F(StoreBaselineFile, ErrorsNameTheLine) {
   }
 }
 
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_kernel_baselines(yaml, "copy.yaml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(StoreBaselineFile, UnknownKeysAreErrorsNamingLineAndKey) {
+  const std::string yaml = to_yaml(two_cases());
+  // A block prepended at the top (a billion-laughs payload, or a typo).
+  EXPECT_EQ(error_of("lol: [lol, lol]\n" + yaml), "copy.yaml:1: lol: unknown key (expected one of: schema, "
+                                                  "machine_id, kernel, case_count, cases)");
+  std::string in_case = yaml;
+  in_case.insert(in_case.find("    backend: cpu"), "    extra: 1\n");
+  EXPECT_NE(error_of(in_case).find("cases.copy/cpu/n=1024.extra: unknown key"), std::string::npos) << error_of(in_case);
+  std::string in_fingerprint = yaml;
+  in_fingerprint.insert(in_fingerprint.find("      cpu_threads:"), "      cpu_thread: 2\n");
+  EXPECT_NE(error_of(in_fingerprint).find("fingerprint.cpu_thread: unknown key"), std::string::npos);
+  std::string twice = yaml;
+  twice.insert(twice.find("    backend: cpu"), "    backend: cpu\n");
+  EXPECT_NE(error_of(twice).find("backend: given twice"), std::string::npos) << error_of(twice);
+}
+
+TEST_F(StoreBaselineFile, AliasAmplifiedSamplesAreRefused) {
+  std::string yaml = to_yaml(two_cases());
+  const std::size_t runs = yaml.find("      latency_ns:\n", yaml.find("    runs:"));
+  ASSERT_NE(runs, std::string::npos);
+  std::string hostile = "      latency_ns:\n        - &r [";
+  for (int i = 0; i < 100000; ++i) hostile += (i ? ", " : "") + std::to_string(1000 + i % 7);
+  hostile += "]\n";
+  for (int i = 0; i < 1000; ++i) hostile += "        - *r\n";
+  yaml.replace(runs, yaml.find("\n", yaml.find("\n", runs) + 1) - runs + 1, hostile);
+  const std::string message = error_of(yaml);
+  EXPECT_NE(message.find("an anchor (&name) is not allowed"), std::string::npos) << message.substr(0, 200);
+  EXPECT_TRUE(message.starts_with("copy.yaml:")) << message.substr(0, 200);
+}
+
+TEST_F(StoreBaselineFile, SampleAndRunCountsAreCapped) {
+  KernelBaselines b = two_cases();
+  b.cases[0].runs["latency_ns"] = {std::vector<double>(100001, 5.0)};
+  EXPECT_NE(error_of(to_yaml(b)).find("cases.copy/cpu/n=1024.runs.latency_ns: 100001 numbers, over the limit of 100000"),
+            std::string::npos)
+      << error_of(to_yaml(b)).substr(0, 200);
+  b.cases[0].runs["latency_ns"] = std::vector<std::vector<double>>(1001, {5.0});
+  EXPECT_NE(error_of(to_yaml(b)).find("latency_ns: 1001 runs, over the limit of 1000"), std::string::npos);
+}
+
 TEST_F(StoreBaselineFile, UpsertReplacesByIdAndKeepsOrder) {
   KernelBaselines b = two_cases();
   upsert(b, baseline_case("copy/cpu/n=4096", 1, "bob"));

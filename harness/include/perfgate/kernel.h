@@ -29,10 +29,16 @@ struct Cost {
   double bytes() const { return bytes_read + bytes_written; }
 };
 
+// Every axis is a count or a size: positive, and at most 2^32 unless its kernel says otherwise
+// (KernelDef::axis_limits), so that products of two axes stay within 64 bits.
+inline constexpr std::int64_t kAxisMaxValue = std::int64_t{1} << 32;
+
 struct Axis {
   std::string name;
   std::vector<std::int64_t> values;
   std::vector<Backend> backends;  // empty: the axis applies to every backend
+  std::int64_t min_value = 1;
+  std::int64_t max_value = kAxisMaxValue;
   bool applies_to(Backend backend) const;
 };
 
@@ -91,6 +97,8 @@ class KernelDef {
   KernelDef& describe(std::string text) { description_ = std::move(text); return *this; }
   KernelDef& axis(std::string name, std::vector<std::int64_t> values,
                   std::vector<Backend> backends = {});
+  // The values an axis (every axis of that name) accepts from --axis and case ids.
+  KernelDef& axis_limits(const std::string& name, std::int64_t min_value, std::int64_t max_value);
   KernelDef& buffers(BuffersFn fn) { buffers_ = std::move(fn); return *this; }
   // Optional: the default fills f32/f16 inputs uniformly in [-1, 1] and integers with random bits.
   KernelDef& fill(FillFn fn) { fill_ = std::move(fn); return *this; }

@@ -27,6 +27,19 @@ KernelDef& KernelDef::axis(std::string name, std::vector<std::int64_t> values,
   return *this;
 }
 
+KernelDef& KernelDef::axis_limits(const std::string& name, std::int64_t min_value, std::int64_t max_value) {
+  bool found = false;
+  for (Axis& a : axes_)
+    if (a.name == name) {
+      a.min_value = min_value;
+      a.max_value = max_value;
+      found = true;
+    }
+  if (!found || min_value > max_value)
+    throw Error("kernel " + name_ + ": axis_limits(" + name + ") names no axis, or its minimum exceeds its maximum");
+  return *this;
+}
+
 KernelDef& KernelDef::reference(ReferenceFn fn, double rel_l2_tolerance, std::string why) {
   reference_ = std::move(fn);
   tolerance_ = rel_l2_tolerance;

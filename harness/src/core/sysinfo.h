@@ -14,6 +14,7 @@ std::string slugify(std::string_view text);
 std::string cpu_model();
 int cpu_threads();
 std::uint64_t cpu_last_level_cache_bytes();
+std::uint64_t host_memory_bytes();  // physical memory; 0 when unknown
 // A fingerprint with the host's CPU, compiler and build type filled in.
 Fingerprint host_fingerprint();
 std::string perfgate_version();

@@ -20,6 +20,8 @@ void Gate::judge(CaseResult& result, const Thresholds& thresholds) const {
 CaseResult Gate::run(const CaseSpec& spec) {
   const Thresholds thresholds = thresholds_.resolve(spec.id, device_.fingerprint().machine_id);
   const SamplingSettings& options = thresholds.sampling;
+  // Read before measuring: a baseline file that is refused stops the case at once.
+  if (baselines_) baselines_->find(device_.fingerprint().machine_id, spec.kernel->name(), spec.id);
   CaseResult result = measure_case(device_, spec, options, peaks_, seed_);
   judge(result, thresholds);
   // Past the threshold but not significant: more samples decide, a bounded number of times.

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/yaml_load.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 
@@ -23,6 +24,9 @@ const std::vector<std::string>& known_metrics() {
 }
 
 namespace {
+
+// A thresholds file is a few hundred lines; a larger one is a mistake or an attack.
+constexpr std::uintmax_t kMaxThresholdsFileBytes = 1u << 20;
 
 // Times are better lower; rates and fractions of peak are better higher.
 Direction natural_direction(const std::string& metric) {
@@ -59,16 +63,10 @@ class FileReader {
               std::initializer_list<std::string_view> allowed, Each&& each) const {
     if (!map || map.IsNull()) return;  // absent or empty: nothing to apply
     if (!map.IsMap()) throw error(map, path, "expected a map, got " + describe(map));
-    std::set<std::string> seen;
+    check_keys(file_, map, path, allowed);
     for (auto it = map.begin(); it != map.end(); ++it) {
       const std::string key = it->first.Scalar();
       const std::string key_path = path.empty() ? key : path + "." + key;
-      if (allowed.size() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        std::string list;
-        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        throw error(it->first, key_path, "unknown key (expected one of: " + list + ")");
-      }
-      if (!seen.insert(key).second) throw error(it->first, key_path, "given twice");
       each(key, it->second, key_path);
     }
   }
@@ -194,12 +192,7 @@ class ThresholdSet::Loader {
   void add(const std::string& text, const std::string& file) {
     set_.files_.push_back(file);
     const FileReader in(file);
-    YAML::Node root;
-    try {
-      root = YAML::Load(text);
-    } catch (const YAML::Exception& e) {
-      throw located_error(file, e.mark.line + 1, "", "malformed YAML: " + e.msg);
-    }
+    const YAML::Node root = load_plain_yaml(text, file);
     in.fields(root, "", {"defaults", "overrides"},
               [&](const std::string& key, const YAML::Node& value, const std::string& at) {
                 if (key == "defaults") {
@@ -264,11 +257,7 @@ ThresholdSet ThresholdSet::load(const std::filesystem::path& dir) {
   ThresholdSet set;
   Loader loader(set);
   for (const fs::path& path : paths) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) throw located_error(path.string(), 0, "", "cannot be read");
-    std::ostringstream text;
-    text << file.rdbuf();
-    loader.add(text.str(), path.string());
+    loader.add(read_bounded_file(path, kMaxThresholdsFileBytes), path.string());
   }
   loader.finish(dir.string());
   return set;

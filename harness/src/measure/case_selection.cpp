@@ -2,6 +2,8 @@
 
 #include <fnmatch.h>
 
+#include <charconv>
+#include <limits>
 #include <set>
 
 #include "perfgate/error.h"
@@ -15,6 +17,22 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
+void check_limits(const KernelDef& kernel, const Axis& axis, std::int64_t value, const std::string& where) {
+  if (value < axis.min_value || value > axis.max_value)
+    throw Error(where + ": axis " + axis.name + "=" + std::to_string(value) + " is out of range for kernel " +
+                kernel.name() + " (allowed: " + std::to_string(axis.min_value) + " to " +
+                std::to_string(axis.max_value) + ")");
+}
+
+// Kernels multiply their axes (rows x columns, m x k) into element counts and byte sizes; a
+// point whose values multiply past 2^62 would wrap around in that arithmetic.
+void check_product(const std::vector<std::pair<std::string, std::int64_t>>& values, const std::string& where) {
+  std::int64_t product = 1;
+  for (const auto& [name, value] : values)
+    if (__builtin_mul_overflow(product, value, &product) || product > (std::int64_t{1} << 62))
+      throw Error(where + ": the axis values multiply past 2^62 (too large to measure)");
+}
+
 // The cartesian product of the kernel's axes for a backend, with overrides applied.
 std::vector<Params> points(const KernelDef& kernel, Backend backend,
                            const std::map<std::string, std::vector<std::int64_t>>& overrides) {
@@ -23,6 +41,8 @@ std::vector<Params> points(const KernelDef& kernel, Backend backend,
     if (!axis.applies_to(backend)) continue;
     auto it = overrides.find(axis.name);
     const auto& values = it != overrides.end() ? it->second : axis.values;
+    if (it != overrides.end())
+      for (std::int64_t v : values) check_limits(kernel, axis, v, "--axis " + axis.name + "=" + std::to_string(v));
     std::vector<std::vector<std::pair<std::string, std::int64_t>>> next;
     for (const auto& prefix : partial)
       for (std::int64_t v : values) {
@@ -33,26 +53,50 @@ std::vector<Params> points(const KernelDef& kernel, Backend backend,
   }
   std::vector<Params> result;
   for (auto& values : partial) {
+    check_product(values, "--axis (kernel " + kernel.name() + ")");
     Params p(std::move(values));
     if (kernel.is_valid(p, backend)) result.push_back(std::move(p));
   }
   return result;
 }
 
+// A range that produces more points than this is a typo (x2 read as +2), not a sweep.
+constexpr std::size_t kMaxRangePoints = 4096;
+
 std::int64_t parse_value(const std::string& text, const std::string& option) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    throw Error("--axis " + option + ": '" + text + "' is not an integer");
-  }
-  std::string suffix = text.substr(used);
-  if (suffix == "k" || suffix == "K") value <<= 10;
-  else if (suffix == "M") value <<= 20;
-  else if (suffix == "G") value <<= 30;
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [rest, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range)
+    throw Error("--axis " + option + ": '" + text + "' is too large (at most 2^63 - 1)");
+  if (ec != std::errc() || rest == text.data()) throw Error("--axis " + option + ": '" + text + "' is not an integer");
+  const std::string suffix(rest, end);
+  int shift = 0;
+  if (suffix == "k" || suffix == "K") shift = 10;
+  else if (suffix == "M") shift = 20;
+  else if (suffix == "G") shift = 30;
   else if (!suffix.empty()) throw Error("--axis " + option + ": '" + text + "' has an unknown suffix");
-  return value;
+  if (value > (std::numeric_limits<std::int64_t>::max() >> shift) ||
+      value < (std::numeric_limits<std::int64_t>::min() >> shift))
+    throw Error("--axis " + option + ": '" + text + "' is too large (at most 2^63 - 1)");
+  return value * (std::int64_t{1} << shift);
+}
+
+// first, first*by, ... up to last (multiply) or first, first+by, ... (add), without overflow.
+std::vector<std::int64_t> range_values(std::int64_t first, std::int64_t last, std::int64_t by, bool multiply,
+                                       const std::string& option, const std::string& item) {
+  std::vector<std::int64_t> values;
+  for (std::int64_t v = first;;) {
+    values.push_back(v);
+    if (values.size() > kMaxRangePoints)
+      throw Error("--axis " + option + ": range '" + item + "' gives more than " + std::to_string(kMaxRangePoints) +
+                  " values");
+    std::int64_t next = 0;
+    const bool overflow = multiply ? __builtin_mul_overflow(v, by, &next) : __builtin_add_overflow(v, by, &next);
+    if (overflow || next > last) break;
+    v = next;
+  }
+  return values;
 }
 
 }  // namespace
@@ -77,7 +121,7 @@ std::pair<std::string, std::vector<std::int64_t>> parse_axis_option(const std::s
       std::int64_t by = parse_value(step.substr(step[0] == 'x' || step[0] == '+' ? 1 : 0), text);
       if (by <= (multiply ? 1 : 0) || first <= 0 || last < first)
         throw Error("--axis '" + text + "': bad range '" + item + "'");
-      for (std::int64_t v = first; v <= last; v = multiply ? v * by : v + by) values.push_back(v);
+      for (std::int64_t v : range_values(first, last, by, multiply, text, item)) values.push_back(v);
     } else {
       values.push_back(parse_value(item, text));
     }
@@ -159,10 +203,12 @@ CaseSpec parse_case_id(const std::string& id) {
     if (!axis.applies_to(backend)) continue;
     auto it = given.find(axis.name);
     if (it == given.end()) throw Error("case id '" + id + "': axis '" + axis.name + "' is missing");
+    check_limits(*kernel, axis, it->second, "case id '" + id + "'");
     values.emplace_back(axis.name, it->second);
     given.erase(it);
   }
   if (!given.empty()) throw Error("case id '" + id + "': kernel " + kernel_name + " has no axis '" + given.begin()->first + "'");
+  check_product(values, "case id '" + id + "'");
   Params params(std::move(values));
   if (!kernel->is_valid(params, backend))
     throw Error("case id '" + id + "': not a valid parameter point of " + kernel_name);

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/content_digest.h"
+#include "core/sysinfo.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
@@ -58,6 +59,20 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
   }
 }
 
+// Every backend keeps a host copy of each buffer: refuse before allocating what cannot fit,
+// rather than fail deep inside the allocator or push the machine into swap.
+static void check_host_memory(const CaseSpec& spec, const std::vector<BufferSpec>& specs) {
+  double needed_bytes = 0;
+  for (const auto& s : specs) needed_bytes += static_cast<double>(s.count) * static_cast<double>(element_size(s.type));
+  const double memory_bytes = static_cast<double>(host_memory_bytes());
+  if (memory_bytes > 0 && needed_bytes > 0.8 * memory_bytes) {
+    char text[160];
+    std::snprintf(text, sizeof text, ": its buffers need %.0f bytes, over 80%% of this machine's memory (%.0f bytes)",
+                  needed_bytes, memory_bytes);
+    throw Error(spec.id + text);
+  }
+}
+
 CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,
                         const Peaks& peaks, std::uint64_t seed) {
   CaseResult result;
@@ -78,6 +93,7 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
     std::uint64_t working_set = 0;
     for (const auto& s : specs) working_set += s.bytes();
     result.fits_in_cache = working_set <= device.last_level_cache_bytes();
+    check_host_memory(spec, specs);
 
     Buffers host(specs);
     Rng rng(seed);

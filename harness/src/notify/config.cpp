@@ -55,7 +55,7 @@ bool inside_git_work_tree(std::filesystem::path file) {
 // The keys a config file may hold, as written in it.
 const std::set<std::string> kFileKeys = {"url",       "secret",  "format",
                                          "send",      "ca_bundle", "outbox",
-                                         "timeout_s", "connect_timeout_s", "attempts"};
+                                         "timeout_s", "connect_timeout_s", "attempts", "budget_s"};
 
 std::map<std::string, std::string> read_config_file(const std::filesystem::path& file,
                                                      const std::function<void(const std::string&)>& warn) {
@@ -141,7 +141,13 @@ WebhookConfig load_webhook_config(const Environment& env,
       throw Error(url->second + ": " + e.what());
     }
   }
-  if (auto secret = lookup("PERFGATE_WEBHOOK_SECRET", "secret")) config.secret = secret->first;
+  if (auto secret = lookup("PERFGATE_WEBHOOK_SECRET", "secret")) {
+    config.secret = secret->first;
+    // Accepted as base64 (the Standard Webhooks libraries accept it too), but most likely a
+    // secret copied without its prefix or meant for another scheme.
+    if (!config.secret.starts_with("whsec_"))
+      warn(secret->second + ": the signing secret does not start with whsec_ (value not shown); using it as base64");
+  }
   if (auto format = lookup("PERFGATE_WEBHOOK_FORMAT", "format"))
     config.format = format_from(format->first, format->second);
   if (auto send = lookup("PERFGATE_WEBHOOK_SEND", "send"))
@@ -156,6 +162,8 @@ WebhookConfig load_webhook_config(const Environment& env,
     config.timeout_s = positive_number(timeout->first, timeout->second);
   if (auto timeout = lookup("PERFGATE_WEBHOOK_CONNECT_TIMEOUT_S", "connect_timeout_s"))
     config.connect_timeout_s = positive_number(timeout->first, timeout->second);
+  if (auto budget = lookup("PERFGATE_WEBHOOK_BUDGET_S", "budget_s"))
+    config.budget_s = positive_number(budget->first, budget->second);
   if (auto attempts = lookup("PERFGATE_WEBHOOK_ATTEMPTS", "attempts"))
     config.attempts = attempt_count(attempts->first, attempts->second);
   if (auto outbox = lookup("PERFGATE_OUTBOX", "outbox"))

@@ -34,6 +34,9 @@ struct WebhookConfig {
   double connect_timeout_s = 5;
   double timeout_s = 15;           // one attempt, connect included
   int attempts = 4;                // per alert within one `perfgate notify`
+  // The whole `perfgate notify` call, attempts and waits included: a hanging receiver costs a
+  // CI job this much at most, then the alerts wait in the outbox for the next call.
+  double budget_s = 30;
 };
 
 // Values from PERFGATE_WEBHOOK_* win over the file's. Throws perfgate::Error for a malformed

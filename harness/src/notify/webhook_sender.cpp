@@ -1,5 +1,6 @@
 #include "notify/webhook_sender.h"
 
+#include <algorithm>
 #include <ctime>
 #include <thread>
 
@@ -21,7 +22,14 @@ WebhookSender::WebhookSender(const WebhookConfig& config, SenderSettings setting
 #ifdef PERFGATE_VERSION
     options.user_agent = "perfgate/" PERFGATE_VERSION;
 #endif
-    hooks_.send = [options](const HttpRequest& request) { return post(request, options); };
+    hooks_.send = [options, deadline = deadline_](const HttpRequest& request) {
+      // An attempt never runs past the call's budget (at least 100 ms, to say something useful).
+      TransportOptions shortened = options;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
+      shortened.total_timeout = std::clamp(left, std::chrono::milliseconds(100), options.total_timeout);
+      shortened.connect_timeout = std::min(shortened.connect_timeout, shortened.total_timeout);
+      return post(request, shortened);
+    };
   }
   if (!hooks_.sleep) hooks_.sleep = [](std::chrono::milliseconds wait) { std::this_thread::sleep_for(wait); };
   if (!hooks_.now_unix) hooks_.now_unix = [] { return static_cast<std::int64_t>(std::time(nullptr)); };
@@ -30,7 +38,9 @@ WebhookSender::WebhookSender(const WebhookConfig& config, SenderSettings setting
 }
 
 SendReport WebhookSender::send(const std::optional<Alert>& alert) {
-  const auto deadline = std::chrono::steady_clock::now() + settings_.budget;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<long>(config_.budget_s * 1000));
+  *deadline_ = deadline;
   const WebhookUrl& url = *config_.url;
   std::optional<Signer> signer;
   if (!config_.secret.empty()) signer.emplace(config_.secret);
@@ -47,7 +57,7 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
 
   bool receiver_down = false;
   for (const Alert& queued : outbox.pending()) {
-    if (receiver_down) {
+    if (receiver_down || std::chrono::steady_clock::now() >= deadline) {
       ++report.queued;
       continue;
     }

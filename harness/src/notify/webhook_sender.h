@@ -5,6 +5,7 @@
 // for the next call instead of each running through its own retries.
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -25,7 +26,6 @@ struct SendReport {
 struct SenderSettings {
   DeliveryPolicy policy;
   OutboxLimits limits;
-  std::chrono::seconds budget{60};  // no attempt starts later than this into the call
 };
 
 class WebhookSender {
@@ -40,6 +40,9 @@ class WebhookSender {
   SenderSettings settings_;
   DeliveryHooks hooks_;
   std::mt19937_64 random_;
+  // The end of the current send() call's budget; the transport shortens an attempt to it.
+  std::shared_ptr<std::chrono::steady_clock::time_point> deadline_ =
+      std::make_shared<std::chrono::steady_clock::time_point>();
 };
 
 }  // namespace perfgate

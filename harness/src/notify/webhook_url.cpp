@@ -2,8 +2,10 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <cctype>
 #include <memory>
+#include <vector>
 
 #include "perfgate/error.h"
 
@@ -27,6 +29,28 @@ void replace_all(std::string& text, const std::string& what, std::string_view wi
   if (what.empty()) return;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at))
     text.replace(at, what.size(), with), at += with.size();
+}
+
+int hex_value(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
+
+// %XX decoded (and '+' as a space in forms): what a receiver that decodes the URL echoes back.
+std::string percent_decoded(std::string_view text, bool plus_is_space) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        hex_value(text[i + 1]) >= 0 && hex_value(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
+      i += 2;
+    } else {
+      out += plus_is_space && text[i] == '+' ? ' ' : text[i];
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -87,19 +111,26 @@ WebhookUrl WebhookUrl::resolve(std::string_view location) const {
 }
 
 std::string WebhookUrl::scrub(std::string text) const {
-  replace_all(text, full_, "<redacted>");
-  if (path_.size() > 1) replace_all(text, path_, "/<redacted>");
-  replace_all(text, query_, "<redacted>");
-  // Tokens may also show up on their own (a receiver echoing one back): scrub every long
-  // path segment and query value too.
-  std::string pieces = path_ + "&" + query_;
+  // The URL, its path and its query, and on their own every long path segment and query value
+  // (a receiver echoing a token back), each as configured and percent-decoded.
+  std::vector<std::string> secrets = {full_, query_};
+  if (path_.size() > 1) secrets.push_back(path_);
+  const std::string pieces = path_ + "&" + query_;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= pieces.size(); ++i) {
     if (i == pieces.size() || pieces[i] == '/' || pieces[i] == '&' || pieces[i] == '=') {
-      if (i - start >= 6) replace_all(text, pieces.substr(start, i - start), "<redacted>");
+      if (i - start >= 6) secrets.push_back(pieces.substr(start, i - start));
       start = i + 1;
     }
   }
+  for (std::size_t i = 0, raw = secrets.size(); i < raw; ++i) {
+    secrets.push_back(percent_decoded(secrets[i], false));
+    secrets.push_back(percent_decoded(secrets[i], true));
+  }
+  // Longest first, so that a whole path goes before its segments do.
+  std::sort(secrets.begin(), secrets.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  for (const auto& secret : secrets)
+    if (secret.size() >= 6 || secret == query_ || secret == path_) replace_all(text, secret, "<redacted>");
   return text;
 }
 

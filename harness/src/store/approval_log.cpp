@@ -24,25 +24,32 @@ std::string to_line(const ApprovalLogEntry& e) {
 
 }  // namespace
 
-void append_to_log(const std::filesystem::path& log, const std::vector<ApprovalLogEntry>& entries) {
+std::string log_text(const std::vector<ApprovalLogEntry>& entries) {
+  std::string text;
+  for (const auto& entry : entries) text += to_line(entry);
+  return text;
+}
+
+void append_log_text(const std::filesystem::path& log, const std::string& text) {
   int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(log.string() + ": cannot open the approval log: " + std::strerror(errno));
-  for (const auto& entry : entries) {
-    const std::string line = to_line(entry);
-    ssize_t n;
-    do {
-      n = ::write(fd, line.data(), line.size());
-    } while (n < 0 && errno == EINTR);
-    if (n != static_cast<ssize_t>(line.size())) {
-      const int error = n < 0 ? errno : ENOSPC;
-      ::close(fd);
-      throw Error(log.string() + ": cannot append to the approval log: " + std::strerror(error));
-    }
+  ssize_t n;
+  do {
+    n = ::write(fd, text.data(), text.size());
+  } while (n < 0 && errno == EINTR);
+  if (n != static_cast<ssize_t>(text.size())) {
+    const int error = n < 0 ? errno : ENOSPC;
+    ::close(fd);
+    throw Error(log.string() + ": cannot append to the approval log: " + std::strerror(error));
   }
   const bool synced = ::fsync(fd) == 0;
   const int error = errno;
   ::close(fd);
   if (!synced) throw Error(log.string() + ": fsync of the approval log failed: " + std::strerror(error));
+}
+
+void append_to_log(const std::filesystem::path& log, const std::vector<ApprovalLogEntry>& entries) {
+  append_log_text(log, log_text(entries));
 }
 
 std::vector<ApprovalLogEntry> read_log(const std::filesystem::path& log) {

@@ -1,10 +1,14 @@
 #include "store/baseline.h"
 
 #include <algorithm>
+#include <new>
 
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
+#include "core/yaml_load.h"
 #include "store/baseline_file.h"
+#include "store/update_journal.h"
+#include "store/yaml_document.h"
 
 namespace perfgate {
 namespace {
@@ -53,6 +57,7 @@ std::vector<std::string> BaselineStore::machines() const {
 }
 
 std::vector<std::string> BaselineStore::kernels(const std::string& machine_id) const {
+  finish_interrupted_update_locking(machine_dir(machine_id), lock_file(machine_id));
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(machine_dir(machine_id), ec))
@@ -64,9 +69,15 @@ std::vector<std::string> BaselineStore::kernels(const std::string& machine_id) c
 std::optional<KernelBaselines> BaselineStore::load(const std::string& machine_id,
                                                    const std::string& kernel) const {
   const std::filesystem::path file = kernel_file(machine_id, kernel);
+  finish_interrupted_update_locking(machine_dir(machine_id), lock_file(machine_id));
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return std::nullopt;
-  KernelBaselines b = parse_kernel_baselines(read_file(file), file.string());
+  KernelBaselines b;
+  try {
+    b = parse_kernel_baselines(read_bounded_file(file, kMaxStoreFileBytes), file.string());
+  } catch (const std::bad_alloc&) {
+    throw Error(file.string() + ": does not fit in memory");
+  }
   if (b.machine_id != machine_id || b.kernel != kernel)
     throw Error(file.string() + ": holds machine " + b.machine_id + ", kernel " + b.kernel +
                 ", but its path says machine " + machine_id + ", kernel " + kernel);

@@ -53,6 +53,8 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
                        const std::string& kernel) {
   const std::string at = "cases." + id;
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
+  in.keys(map, at, {"backend", "perfgate_version", "source_hash", "measured_at", "commit", "approval",
+                   "fingerprint", "median", "runs"});
   BaselineCase c;
   c.id = id;
   c.kernel = kernel;
@@ -62,6 +64,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   c.measured_at = in.text(map, "measured_at", at);
   c.commit = in.optional_text(map, "commit", at);
   const YAML::Node approval = in.required_map(map, "approval", at);
+  in.keys(approval, at + ".approval", {"by", "at", "reason", "commit"});
   c.approval.by = in.text(approval, "by", at + ".approval");
   c.approval.at = in.text(approval, "at", at + ".approval");
   c.approval.reason = in.text(approval, "reason", at + ".approval");
@@ -91,6 +94,7 @@ std::string to_yaml(const KernelBaselines& b) {
 KernelBaselines parse_kernel_baselines(const std::string& text, const std::string& file) {
   const YamlDocument in(file, text);
   const YAML::Node& root = in.root();
+  in.keys(root, "", {"schema", "machine_id", "kernel", "case_count", "cases"});
   if (in.integer(root, "schema", "") != kSchema)
     throw in.error(root["schema"], "schema", "unsupported baseline schema (this perfgate reads 1)");
   KernelBaselines b;
@@ -98,6 +102,7 @@ KernelBaselines parse_kernel_baselines(const std::string& text, const std::strin
   b.kernel = in.text(root, "kernel", "");
   const std::int64_t count = in.integer(root, "case_count", "");
   const YAML::Node cases = in.required_map(root, "cases", "");
+  in.keys(cases, "cases", {});  // a case given twice
   for (const auto& entry : cases) b.cases.push_back(read_case(in, entry.first.Scalar(), entry.second, b.kernel));
   if (static_cast<std::int64_t>(b.cases.size()) != count)
     throw in.error(cases, "cases",

@@ -16,6 +16,8 @@
 #include "perfgate/error.h"
 #include "store/approval_log.h"
 #include "store/baseline_file.h"
+#include "core/file_lock.h"
+#include "store/update_journal.h"
 
 namespace perfgate {
 namespace {
@@ -28,52 +30,6 @@ void require_identity(const UpdateRequest& request) {
   if (blank(request.by)) throw Error("an approver is required (--by NAME); nothing changed");
   if (blank(request.reason)) throw Error("a reason is required (--reason TEXT); nothing changed");
 }
-
-// New contents of kernel files (nullopt: remove the file), written one by one. When a write
-// fails the files already written get their old contents back, so an error (a full disk)
-// leaves the folder as it was.
-class FileChanges {
- public:
-  void add(std::filesystem::path file, std::optional<std::string> content) {
-    changes_.push_back({std::move(file), std::move(content)});
-  }
-
-  std::vector<std::filesystem::path> apply(std::chrono::milliseconds test_delay) {
-    std::vector<std::pair<std::filesystem::path, std::optional<std::string>>> done;  // old contents
-    try {
-      for (const auto& [file, content] : changes_) {
-        if (test_delay.count() > 0) std::this_thread::sleep_for(test_delay);
-        std::error_code ec;
-        std::optional<std::string> old;
-        if (std::filesystem::exists(file, ec)) old = read_file(file);
-        write(file, content);
-        done.emplace_back(file, std::move(old));
-      }
-    } catch (...) {
-      for (auto it = done.rbegin(); it != done.rend(); ++it) {
-        try {
-          write(it->first, it->second);
-        } catch (const Error&) {  // the original error is the one to report
-        }
-      }
-      throw;
-    }
-    std::vector<std::filesystem::path> files;
-    for (const auto& change : changes_) files.push_back(change.first);
-    return files;
-  }
-
- private:
-  static void write(const std::filesystem::path& file, const std::optional<std::string>& content) {
-    if (content) {
-      write_file_atomically(file, *content);
-    } else if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
-      throw Error(file.string() + ": cannot remove: " + std::strerror(errno));
-    }
-  }
-
-  std::vector<std::pair<std::filesystem::path, std::optional<std::string>>> changes_;
-};
 
 BaselineCase approved_case(const Candidate& candidate, const CandidateCase& c, const UpdateRequest& request) {
   BaselineCase b;
@@ -113,9 +69,10 @@ UpdateOutcome approve_candidate(const BaselineStore& store, const Candidate& can
   UpdateOutcome outcome;
   outcome.log = store.log_file(machine);
   FileLock lock(store.lock_file(machine), request.lock_timeout);
+  finish_interrupted_update(store.machine_dir(machine));
   // Every file is read and every new text made before the first write: a file that does not
   // parse stops the approval with nothing changed.
-  FileChanges changes;
+  UpdateJournal changes{store.machine_dir(machine), {}, outcome.log, ""};
   std::vector<ApprovalLogEntry> entries;
   for (const auto& [kernel, cases] : by_kernel) {
     KernelBaselines file = store.load(machine, kernel).value_or(KernelBaselines{machine, kernel, {}});
@@ -124,10 +81,11 @@ UpdateOutcome approve_candidate(const BaselineStore& store, const Candidate& can
       outcome.case_ids.push_back(c->id);
       entries.push_back(log_entry("approve", c->id, request, candidate.digest));
     }
-    changes.add(store.kernel_file(machine, kernel), to_yaml(file));
+    changes.changes.push_back({store.kernel_file(machine, kernel), to_yaml(file)});
+    outcome.files.push_back(store.kernel_file(machine, kernel));
   }
-  outcome.files = changes.apply(request.test_delay);
-  append_to_log(outcome.log, entries);
+  changes.log_text = log_text(entries);
+  apply_update(changes, request.test_delay);
   return outcome;
 }
 
@@ -138,10 +96,13 @@ UpdateOutcome drop_cases(const BaselineStore& store, const std::string& machine_
   const std::vector<std::string> machines = machine_id.empty() ? store.machines() : std::vector{machine_id};
   for (const auto& machine : machines) {
     std::optional<FileLock> lock;
-    FileChanges changes;
+    UpdateJournal changes{store.machine_dir(machine), {}, store.log_file(machine), ""};
     std::vector<ApprovalLogEntry> entries;
     for (const auto& kernel : store.kernels(machine)) {
-      if (!lock) lock.emplace(store.lock_file(machine), request.lock_timeout);
+      if (!lock) {
+        lock.emplace(store.lock_file(machine), request.lock_timeout);
+        finish_interrupted_update(store.machine_dir(machine));
+      }
       KernelBaselines file = *store.load(machine, kernel);
       const auto kept = std::stable_partition(file.cases.begin(), file.cases.end(),
                                               [&](const BaselineCase& c) { return !case_matches(case_glob, c); });
@@ -151,13 +112,14 @@ UpdateOutcome drop_cases(const BaselineStore& store, const std::string& machine_
         entries.push_back(log_entry("drop", it->id, request, ""));
       }
       file.cases.erase(kept, file.cases.end());
-      changes.add(store.kernel_file(machine, kernel),
-                  file.cases.empty() ? std::nullopt : std::optional<std::string>(to_yaml(file)));
+      changes.changes.push_back({store.kernel_file(machine, kernel),
+                                 file.cases.empty() ? std::nullopt : std::optional<std::string>(to_yaml(file))});
+      outcome.files.push_back(store.kernel_file(machine, kernel));
     }
     if (entries.empty()) continue;
-    for (auto& f : changes.apply(request.test_delay)) outcome.files.push_back(std::move(f));
+    changes.log_text = log_text(entries);
+    apply_update(changes, request.test_delay);
     outcome.log = store.log_file(machine);
-    append_to_log(outcome.log, entries);
   }
   if (outcome.case_ids.empty())
     throw Error("no approved baseline matches \"" + case_glob + "\"" +

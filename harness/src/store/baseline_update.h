@@ -1,7 +1,8 @@
 #pragma once
 // The only two ways baselines/ changes: approving a candidate and dropping retired cases. Both
-// run under the machine folder's lock (two updates never interleave), write each kernel file
-// atomically (a kill leaves the old file or the new one), and append one log line per case.
+// run under the machine folder's lock (two updates never interleave), are all-or-nothing across
+// kernel files (store/update_journal.h: a kill leaves the old folder or, once the next command
+// has finished the update, the new one), and append one log line per case.
 #include <chrono>
 #include <filesystem>
 #include <string>

@@ -1,9 +1,11 @@
 #include "store/candidate.h"
 
 #include <algorithm>
+#include <new>
 
 #include "core/atomic_file.h"
 #include "core/content_digest.h"
+#include "core/yaml_load.h"
 #include "store/yaml_document.h"
 
 namespace perfgate {
@@ -25,6 +27,7 @@ void emit_case(YAML::Emitter& out, const CandidateCase& c) {
 CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size_t index,
                         std::size_t run_count) {
   const std::string at = "cases[" + std::to_string(index) + "]";
+  in.keys(map, at, {"id", "kernel", "backend", "source_hash", "runs"});
   CandidateCase c;
   c.id = in.text(map, "id", at);
   c.kernel = in.text(map, "kernel", at);
@@ -76,6 +79,8 @@ std::string to_yaml(const Candidate& c) {
 Candidate parse_candidate(const std::string& text, const std::string& file) {
   const YamlDocument in(file, text);
   const YAML::Node& root = in.root();
+  in.keys(root, "", {"schema", "created_at", "measured_at", "machine_id", "commit", "branch", "perfgate_version",
+                     "fingerprint", "run_ids", "cases", "digest"});
   if (in.integer(root, "schema", "") != kSchema)
     throw in.error(root["schema"], "schema", "unsupported candidate schema (this perfgate reads 1)");
   Candidate c;
@@ -99,7 +104,11 @@ Candidate parse_candidate(const std::string& text, const std::string& file) {
 }
 
 Candidate read_candidate(const std::filesystem::path& file) {
-  return parse_candidate(read_file(file), file.string());
+  try {
+    return parse_candidate(read_bounded_file(file, kMaxStoreFileBytes), file.string());
+  } catch (const std::bad_alloc&) {
+    throw Error(file.string() + ": does not fit in memory");
+  }
 }
 
 void verify_digest(const Candidate& c, const std::string& file) {

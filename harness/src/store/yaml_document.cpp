@@ -1,5 +1,7 @@
 #include "store/yaml_document.h"
 
+#include "core/yaml_load.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -21,17 +23,19 @@ std::string round_trip_text(double value) {
 }
 
 YamlDocument::YamlDocument(std::string file, const std::string& text) : file_(std::move(file)) {
-  try {
-    root_ = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw located_error(file_, e.mark.line + 1, "", "malformed YAML: " + e.msg);
-  }
+  root_ = load_plain_yaml(text, file_);
   if (!root_.IsMap()) throw located_error(file_, 1, "", "expected a YAML map at the top (empty or truncated file?)");
 }
 
 Error YamlDocument::error(const YAML::Node& at, const std::string& key,
                           const std::string& message) const {
   return located_error(file_, at.Mark().line + 1, key, message);
+}
+
+void YamlDocument::keys(const YAML::Node& map, const std::string& at,
+                        std::initializer_list<std::string_view> allowed) const {
+  if (!map.IsMap()) throw error(map, at, "expected a map");
+  check_keys(file_, map, at, allowed);
 }
 
 YAML::Node YamlDocument::required(const YAML::Node& map, const std::string& key,
@@ -88,8 +92,11 @@ double YamlDocument::number(const YAML::Node& node, const std::string& at) const
   return result;
 }
 
-std::vector<double> YamlDocument::numbers(const YAML::Node& node, const std::string& at) const {
+std::vector<double> YamlDocument::numbers(const YAML::Node& node, const std::string& at,
+                                          std::size_t max_count) const {
   if (!node.IsSequence() || node.size() == 0) throw error(node, at, "expected a non-empty list of numbers");
+  if (node.size() > max_count)
+    throw error(node, at, std::to_string(node.size()) + " numbers, over the limit of " + std::to_string(max_count));
   std::vector<double> values;
   values.reserve(node.size());
   for (const auto& item : node) values.push_back(number(item, at));

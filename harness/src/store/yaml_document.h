@@ -2,7 +2,9 @@
 // A parsed YAML file whose every error names the file and the line (Mark lines are 0-based;
 // messages say 1-based lines, as editors do), and the number text the stores write.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -10,6 +12,10 @@
 #include "perfgate/error.h"
 
 namespace perfgate {
+
+// The largest baseline or candidate file read: a kernel's file on one machine is a few hundred
+// KB; a larger one is refused before it is parsed (core/yaml_load.h).
+constexpr std::uintmax_t kMaxStoreFileBytes = std::uintmax_t{64} << 20;
 
 // The shortest text that reads back as exactly `value` (std::to_chars): "%.6g" would lose
 // nanoseconds, "%.17g" would print 0.10000000000000001. Throws Error on NaN and infinities.
@@ -23,13 +29,17 @@ void emit_field(YAML::Emitter& out, const char* key, const T& value) {
 
 class YamlDocument {
  public:
-  // Throws Error "file:line: malformed YAML: ..." when `text` does not parse.
+  // Throws Error "file:line: ..." when `text` does not parse or holds anchors or aliases
+  // (core/yaml_load.h).
   YamlDocument(std::string file, const std::string& text);
   const std::string& file() const { return file_; }
   const YAML::Node& root() const { return root_; }
 
   Error error(const YAML::Node& at, const std::string& key, const std::string& message) const;
 
+  // Refuses keys of `map` not in `allowed` and keys given twice, naming the line and the key.
+  void keys(const YAML::Node& map, const std::string& at,
+            std::initializer_list<std::string_view> allowed) const;
   // `map[key]`, which must exist; `at` names the key in messages ("cases.copy/cpu/n=1.runs").
   YAML::Node required(const YAML::Node& map, const std::string& key, const std::string& at) const;
   YAML::Node required_map(const YAML::Node& map, const std::string& key, const std::string& at) const;
@@ -40,8 +50,8 @@ class YamlDocument {
                             const std::string& at) const;
   std::int64_t integer(const YAML::Node& map, const std::string& key, const std::string& at) const;
   double number(const YAML::Node& node, const std::string& at) const;
-  // A non-empty sequence of finite numbers.
-  std::vector<double> numbers(const YAML::Node& node, const std::string& at) const;
+  // A non-empty sequence of at most `max_count` finite numbers.
+  std::vector<double> numbers(const YAML::Node& node, const std::string& at, std::size_t max_count) const;
 
  private:
   std::string file_;
