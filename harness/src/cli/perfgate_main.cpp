@@ -23,6 +23,7 @@ int perfgate_main(int argc, char** argv, const char* project_dir) {
   cli::add_baseline_command(app, context);
   cli::add_report_command(app, context);
   cli::add_notify_command(app, context);
+  cli::add_serve_command(app, context);
   try {
     if (argc == 1) {  // plain `perfgate` is `perfgate run`
       const char* run_args[] = {argv[0], "run", nullptr};

@@ -5,15 +5,18 @@
 #include <algorithm>
 #include <filesystem>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <optional>
 
+#include "cli/ab_check.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_info.h"
 #include "measure/gate.h"
 #include "measure/peaks.h"
 #include "perfgate/error.h"
+#include "report/ab_lines.h"
 #include "report/breakdown.h"
 #include "report/event_stream.h"
 #include "report/table_printer.h"
@@ -29,6 +32,7 @@ struct RunFlags {
   std::string results_dir;
   std::string events_file;
   bool no_judge = false;
+  std::string base;  // check: the base build to measure against (A/B); "" = the stored baseline
 };
 
 // "[3/16] copy/cpu/n=1048576" on one terminal line, overwritten; nothing when not a terminal.
@@ -64,6 +68,7 @@ void print_check_details(const CaseResult& r) {
   for (const auto& j : r.judgements)
     std::printf("  %-15s %-12s %s\n", j.metric.c_str(), std::string(to_string(j.verdict)).c_str(),
                 j.reason.c_str());
+  std::fputs(render_ab_sides(r).c_str(), stdout);
 }
 
 // Measures and judges the cases of one backend; appends to `run`.
@@ -178,6 +183,16 @@ int check_main(const RunFlags& flags) {
     for (auto& c : select_cases(narrowed.selection(backends))) cases.push_back(std::move(c));
   }
   RunResult run = new_run({}, flags.project_dir);
+  if (!flags.base.empty()) {
+    const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+    const AbSettings settings{resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
+                              flags.common.device, flags.common.seed};
+    for (const auto& spec : cases) {
+      run.cases.push_back(ab_check(spec, settings, thresholds));
+      if (run.fingerprint.machine_id.empty() && run.cases.back().ab) run.fingerprint = run.cases.back().ab->head.fingerprint;
+    }
+    return finish(flags, run, true);
+  }
   for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
   return finish(flags, run, true);
 }
@@ -203,8 +218,17 @@ void add_run_command(CLI::App& app, Context& context) {
   check->add_option("--results-dir", check_flags->results_dir, "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
   check->add_option("--events", check_flags->events_file,
                     "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
+  check->add_option("--base", check_flags->base,
+                    "A/B: measure against this base build (its perfgate binary or build folder) at the same "
+                    "moment instead of the stored baseline (default: $PERFGATE_BASE)");
   check->add_flag("--require-baseline", check_flags->require_baseline, "A missing baseline fails (exit 1) instead of skipping (77)");
-  check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
+  check->callback([check_flags, &context] {
+    // The one place PERFGATE_BASE is read: `ctest -L perf` in a pull request gates head against
+    // base with no CMake change. An explicit --base wins.
+    if (const char* base = std::getenv("PERFGATE_BASE"); check_flags->base.empty() && base && *base)
+      check_flags->base = base;
+    context.exit_code = check_main(*check_flags);
+  });
 }
 
 }  // namespace perfgate::cli

@@ -7,6 +7,7 @@
 //     significance: 0.01
 //     remeasure: 2
 //     noise_factor: 2.0
+//     ab_max_regression_pct: 5        (also ab_min_rounds, ab_max_rounds, ab_samples_per_round)
 //     sampling: {min_samples: 10, ...}
 //     metrics:
 //       latency_ns: {direction: lower, max_regression_pct: 15, min_change: 1000}
@@ -53,6 +54,12 @@ struct Thresholds {
   int remeasure = 2;           // re-measurements before an inconclusive verdict stands
   double noise_factor = 2.0;   // allowed regression widens to this x the baseline run spread
   SamplingSettings sampling;
+  // A/B checks (`check --base`): base and head builds measured in interleaved rounds, judged on
+  // the per-round ratios. Their time budget is sampling.timeout_s.
+  double ab_max_regression_pct = 5;  // change in the median round ratio allowed either way
+  int ab_min_rounds = 20;            // rounds before a verdict may stop the check
+  int ab_max_rounds = 100;
+  int ab_samples_per_round = 3;      // batches each side takes per round
   // Only the judged metrics (MetricThreshold::judged) after resolve().
   std::map<std::string, MetricThreshold> metrics;
 };

@@ -41,10 +41,8 @@ double median_relative_precision(std::vector<double> samples) {
   return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
 }
 
-Samples sample(PreparedCase& prepared, const SamplingOptions& options) {
-  Samples out;
-  const auto start = Clock::now();
-
+Warmup warm_up(PreparedCase& prepared, const SamplingOptions& options) {
+  Warmup out;
   // Batch size: enough dispatches that one batch outlasts the timer's resolution and the
   // submit overhead by far.
   double one_ns = std::max(1.0, prepared.time_batch(1, false).device_ns);
@@ -72,6 +70,15 @@ Samples sample(PreparedCase& prepared, const SamplingOptions& options) {
         1 << 20);
   }
   out.warmup_s = seconds_since(warm_start);
+  return out;
+}
+
+Samples sample(PreparedCase& prepared, const SamplingOptions& options) {
+  Samples out;
+  const auto start = Clock::now();
+  const Warmup warm = warm_up(prepared, options);
+  out.dispatches_per_batch = warm.dispatches_per_batch;
+  out.warmup_s = warm.warmup_s;
 
   // Sampling. A level shift inside the samples (the latest third's median more than
   // kShiftPct away from the first third's) means the device changed state under the

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "perfgate/error.h"
+#include "store/ab_json.h"
 #include "store/atomic_file.h"
 
 namespace perfgate {
@@ -111,6 +112,7 @@ json to_json(const CaseResult& r) {
              {"measurements", r.measurements},
              {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
+  if (r.ab) out["ab"] = to_json(*r.ab);
   return out;
 }
 
@@ -149,6 +151,7 @@ CaseResult case_from_json(const json& j) {
   r.measurements = j.value("measurements", 1);
   r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
   r.encode_ns = j.value("encode_ns", 0.0);
+  if (j.contains("ab")) r.ab = ab_from_json(j.at("ab"));
   return r;
 }
 

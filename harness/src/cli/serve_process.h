@@ -1,0 +1,34 @@
+#pragma once
+// A child perfgate process spoken to line by line: its stdin and stdout are pipes, its stderr is
+// ours. The A/B driver steps two `perfgate serve` children (base and head build) this way.
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace perfgate::cli {
+
+class ServeProcess {
+ public:
+  // Starts `executable` with `arguments` (no shell). Throws Error when it cannot be started.
+  ServeProcess(const std::string& executable, const std::vector<std::string>& arguments);
+  // Kills a child that is still running (after an error) and reaps it.
+  ~ServeProcess();
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+
+  void send(const std::string& line);
+  // The next line without its newline; false at end of output (the child exited or closed it).
+  bool read_line(std::string& line);
+  // Closes its stdin and waits: its exit code (128 + signal when killed).
+  int finish();
+
+ private:
+  pid_t pid_ = -1;
+  int to_child_ = -1;
+  int from_child_ = -1;
+  std::string buffered_;
+  std::string executable_;
+};
+
+}  // namespace perfgate::cli
