@@ -53,7 +53,7 @@ TEST(ThresholdsAb, BadValuesNameFileLineAndKey) {
             std::string::npos);
   EXPECT_NE(error_of("defaults:\n  ab_min_rounds: 90\n  ab_max_rounds: 30\n").find("ab_min_rounds (90) exceeds ab_max_rounds (30)"),
             std::string::npos);
-  EXPECT_NE(error_of("defaults:\n  ab_rounds: 3\n").find("t.yaml:2: ab_rounds: unknown key"), std::string::npos);
+  EXPECT_NE(error_of("defaults:\n  ab_rounds: 3\n").find("t.yaml:2: defaults.ab_rounds: unknown key"), std::string::npos);
 }
 
 }  // namespace

@@ -6,18 +6,27 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "perfgate/error.h"
 
+extern char** environ;
+
 namespace perfgate::cli {
 
-ServeProcess::ServeProcess(const std::string& executable, const std::vector<std::string>& arguments)
+ServeProcess::ServeProcess(const std::string& executable, const std::vector<std::string>& arguments,
+                           const std::vector<std::string>& defaults)
     : executable_(executable) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(executable.c_str()));
   for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e) envp.push_back(*e);
+  for (const auto& d : defaults)
+    if (!std::getenv(d.substr(0, d.find('=')).c_str())) envp.push_back(const_cast<char*>(d.c_str()));
+  envp.push_back(nullptr);
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0) throw Error(std::string("pipe failed: ") + std::strerror(errno));
   if (::pipe2(out, O_CLOEXEC) != 0) {
@@ -29,7 +38,7 @@ ServeProcess::ServeProcess(const std::string& executable, const std::vector<std:
   if (pid == 0) {  // only async-signal-safe calls until exec: the parent may have threads
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
-    ::execv(executable.c_str(), argv.data());
+    ::execve(executable.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(in[0]);

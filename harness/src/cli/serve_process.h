@@ -10,8 +10,11 @@ namespace perfgate::cli {
 
 class ServeProcess {
  public:
-  // Starts `executable` with `arguments` (no shell). Throws Error when it cannot be started.
-  ServeProcess(const std::string& executable, const std::vector<std::string>& arguments);
+  // Starts `executable` with `arguments` (no shell) in this process's environment plus
+  // `defaults` ("NAME=VALUE"), each only where the environment does not set NAME already.
+  // Throws Error when it cannot be started.
+  ServeProcess(const std::string& executable, const std::vector<std::string>& arguments,
+               const std::vector<std::string>& defaults = {});
   // Kills a child that is still running (after an error) and reaps it.
   ~ServeProcess();
   ServeProcess(const ServeProcess&) = delete;
