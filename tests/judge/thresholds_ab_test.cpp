@@ -21,7 +21,7 @@ TEST(ThresholdsAb, RepositoryDefaults) {
 TEST(ThresholdsAb, MachineOverridesWin) {
   const ThresholdSet set = ThresholdSet::from_yaml_text(
       "defaults:\n  ab_max_regression_pct: 5\n  ab_min_rounds: 10\n  ab_max_rounds: 50\n"
-      "  ab_samples_per_round: 2\n"
+      "  ab_samples_per_round: 2\n  ab_min_time_s: 0.5\n"
       "overrides:\n  - match: {machine: \"llvmpipe*\"}\n    ab_max_regression_pct: 8\n    ab_max_rounds: 80\n",
       "t.yaml");
   const Thresholds gpu = set.resolve("copy/vulkan/n=1048576,wg=256", "nvidia-h100-80gb-hbm3");
@@ -29,6 +29,7 @@ TEST(ThresholdsAb, MachineOverridesWin) {
   EXPECT_EQ(gpu.ab_min_rounds, 10);
   EXPECT_EQ(gpu.ab_max_rounds, 50);
   EXPECT_EQ(gpu.ab_samples_per_round, 2);
+  EXPECT_EQ(gpu.ab_min_time_s, 0.5);
   const Thresholds cpu_vulkan = set.resolve("copy/vulkan/n=1048576,wg=256", "llvmpipe");
   EXPECT_EQ(cpu_vulkan.ab_max_regression_pct, 8);
   EXPECT_EQ(cpu_vulkan.ab_max_rounds, 80);
@@ -49,6 +50,7 @@ TEST(ThresholdsAb, BadValuesNameFileLineAndKey) {
             std::string::npos);
   EXPECT_NE(error_of("defaults:\n  ab_min_rounds: 2.5\n").find("t.yaml:2: defaults.ab_min_rounds: expected a whole number"),
             std::string::npos);
+  EXPECT_NE(error_of("defaults:\n  ab_min_time_s: -2\n").find("ab_min_time_s: must be at least 0"), std::string::npos);
   EXPECT_NE(error_of("defaults:\n  ab_samples_per_round: 0\n").find("ab_samples_per_round: must be at least 1"),
             std::string::npos);
   EXPECT_NE(error_of("defaults:\n  ab_min_rounds: 90\n  ab_max_rounds: 30\n").find("ab_min_rounds (90) exceeds ab_max_rounds (30)"),

@@ -90,6 +90,19 @@ TEST(StatsJudgePaired, OneWildRoundDoesNotFlipTheVerdict) {
   EXPECT_EQ(judge_paired(slower, 5, 0.01).verdict, Verdict::regressed);
 }
 
+TEST(StatsJudgePaired, AChangeInOnlyOneHalfOfTheRoundsIsInconclusive) {
+  // The same build, the machine favouring base for the last two thirds of the check.
+  auto ratios = synthetic_ratios(1.0, 60, 5);
+  for (std::size_t r = 20; r < ratios.size(); ++r) ratios[r] *= 1.6;
+  const auto j = judge_paired(ratios, 5, 0.01);
+  EXPECT_GT(j.interval.low, 1.05);  // pooled, the rounds alone would say regressed
+  EXPECT_EQ(j.verdict, Verdict::inconclusive);
+  // Favouring head instead is no improvement either.
+  auto faster = synthetic_ratios(1.0, 60, 5);
+  for (std::size_t r = 20; r < faster.size(); ++r) faster[r] /= 1.6;
+  EXPECT_EQ(judge_paired(faster, 5, 0.01).verdict, Verdict::pass);
+}
+
 TEST(StatsJudgePaired, PastTheAllowanceButTooFewRoundsIsInconclusive) {
   const std::vector<double> ratios = {1.3, 1.1, 1.25, 1.4, 1.2};
   const auto j = judge_paired(ratios, 5, 0.01);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -28,12 +29,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// OpenMP workers that spin after their parallel region (libgomp's default before sleeping) would
-// keep the cores busy for milliseconds after each of a side's turns, while the other side is
-// measured: on a 2-core runner that alone swung the round ratios of the same binary from 0.02
-// to 85. Passive waiting on both sides keeps the turns apart (it costs both the same wake-up).
-// A value the user set wins.
-const std::vector<std::string> kServeEnvironment = {"OMP_WAIT_POLICY=PASSIVE"};
+// What each serve child's environment gets unless the user set it (both sides alike):
+// - OMP_WAIT_POLICY=PASSIVE: libgomp's workers spin for milliseconds after a parallel region
+//   before sleeping, keeping the cores busy while the other side is measured;
+// - CPU cases also OMP_PROC_BIND=true, OMP_PLACES=threads: on a loaded 2-core runner the
+//   scheduler may wake a worker on its master's core and leave it there for seconds (the
+//   kernel then runs on one core), so the round ratios of one binary against itself drifted
+//   to 0.25 or 5 for seconds at a time; bound threads gave 0.985..1.001 in six checks at
+//   load 10. Not for Vulkan: threads created by the driver (llvmpipe's) would inherit the
+//   initial thread's single place.
+std::vector<std::string> serve_environment(Backend backend) {
+  std::vector<std::string> defaults = {"OMP_WAIT_POLICY=PASSIVE"};
+  if (backend == Backend::cpu) defaults.insert(defaults.end(), {"OMP_PROC_BIND=true", "OMP_PLACES=threads"});
+  return defaults;
+}
 
 // Thrown while talking to a side: becomes the case's verdict (skipped or error).
 struct SideFailure {
@@ -44,8 +53,8 @@ struct SideFailure {
 // One build's `perfgate serve` child and what it announced.
 class Side {
  public:
-  Side(std::string label, std::string binary, const std::vector<std::string>& arguments)
-      : label_(std::move(label)), binary_(std::move(binary)), process_(binary_, arguments, kServeEnvironment) {}
+  Side(std::string label, std::string binary, const std::vector<std::string>& arguments, Backend backend)
+      : label_(std::move(label)), binary_(std::move(binary)), process_(binary_, arguments, serve_environment(backend)) {}
 
   const std::string& label() const { return label_; }
 
@@ -70,15 +79,19 @@ class Side {
     throw SideFailure{Verdict::error, label_ + " build (" + binary_ + "): " + strip_error(line)};
   }
 
-  void warm(const SamplingSettings& s) {
+  // Warms up; the dispatches per batch this build needs to last batch_min_time_ms.
+  int warm(const SamplingSettings& s) {
     process_.send(fmt::format("warm {} {} {}", s.batch_min_time_ms, s.warmup_s, s.timeout_s));
     const std::string line = next_line("warm-up");
-    if (!line.starts_with("warm ")) throw SideFailure{Verdict::error, label_ + " build: " + strip_error(line)};
+    int dispatches = 0;
+    if (!line.starts_with("warm ") || (dispatches = std::atoi(line.c_str() + 5)) < 1)
+      throw SideFailure{Verdict::error, label_ + " build: " + strip_error(line)};
+    return dispatches;
   }
 
-  // `batches` samples, per dispatch; appended to every sample this side took.
-  std::vector<double> sample(int batches) {
-    process_.send("sample " + std::to_string(batches));
+  // `batches` samples of `dispatches` each, per dispatch; also kept with every sample taken.
+  std::vector<double> sample(int batches, int dispatches) {
+    process_.send("sample " + std::to_string(batches) + " " + std::to_string(dispatches));
     const std::string line = next_line("sampling");
     if (!line.starts_with("samples")) throw SideFailure{Verdict::error, label_ + " build: " + strip_error(line)};
     std::istringstream in(line.substr(7));
@@ -178,8 +191,8 @@ CaseResult ab_check(const CaseSpec& spec, const AbSettings& settings, const Thre
   if (!settings.device.empty()) arguments.insert(arguments.end(), {"--device", settings.device});
   try {
     // Both children are started before either prepares, then each is waited for in turn.
-    Side base("base", settings.base_binary, arguments);
-    Side head("head", this_executable(), arguments);
+    Side base("base", settings.base_binary, arguments, spec.backend);
+    Side head("head", this_executable(), arguments, spec.backend);
     head.await_ready();
     base.await_ready();
     if (base.case_id() != head.case_id())
@@ -189,8 +202,8 @@ CaseResult ab_check(const CaseSpec& spec, const AbSettings& settings, const Thre
       throw SideFailure{Verdict::error, "base build runs on " + base.build().fingerprint.machine_id + ", head on " +
                                             machine.machine_id + ": not the same device"};
     const Thresholds t = threshold_set.resolve(spec.id, machine.machine_id);
-    base.warm(t.sampling);
-    head.warm(t.sampling);
+    // The same batch on both sides, long enough for the faster one.
+    const int dispatches = std::max(base.warm(t.sampling), head.warm(t.sampling));
 
     std::mt19937_64 order(seed);
     std::vector<double> ratios;
@@ -200,12 +213,13 @@ CaseResult ab_check(const CaseSpec& spec, const AbSettings& settings, const Thre
       Side* sides[2] = {&base, &head};
       if (order() & 1) std::swap(sides[0], sides[1]);
       double median_ns[2] = {0, 0};
-      for (Side* side : sides) median_ns[side == &head] = median(side->sample(t.ab_samples_per_round));
+      for (Side* side : sides) median_ns[side == &head] = median(side->sample(t.ab_samples_per_round, dispatches));
       if (median_ns[0] > 0) ratios.push_back(median_ns[1] / median_ns[0]);
-      if (static_cast<int>(ratios.size()) < t.ab_min_rounds) continue;
-      judged = judge_paired(ratios, t.ab_max_regression_pct, t.significance);
       const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (settled(judged, t.ab_max_regression_pct) || spent_s >= t.sampling.timeout_s) break;
+      if (spent_s >= t.sampling.timeout_s) break;
+      if (static_cast<int>(ratios.size()) < t.ab_min_rounds || spent_s < t.ab_min_time_s) continue;
+      judged = judge_paired(ratios, t.ab_max_regression_pct, t.significance);
+      if (settled(judged, t.ab_max_regression_pct)) break;
     }
     judged = judge_paired(ratios, t.ab_max_regression_pct, t.significance);
     base.quit();

@@ -6,9 +6,13 @@
 //   -> ready {"case": ID, "build": {perfgate_version, source_hash, fingerprint, ...}, "check": ...}
 //      (or "skipped REASON" / "error REASON", then exit 77 / 2)
 //   <- warm BATCH_MIN_TIME_MS WARMUP_S TIMEOUT_S      -> warm DISPATCHES_PER_BATCH
-//   <- sample BATCHES                                 -> samples NS NS ... (per dispatch, one per batch)
+//   <- sample BATCHES DISPATCHES                      -> samples NS NS ... (per dispatch, one per batch)
 //   <- quit (or end of input)                         -> exit 0
 //
+// `warm` sizes a batch for this build; the driver then gives both sides the same DISPATCHES per
+// batch, so that what a batch amortises (waking threads, a first dispatch after the other
+// side's turn) weighs the same on both. Each `sample` runs the plan once untimed first: the
+// other side has just had the caches and the cores.
 // Anything else is answered "error REASON" and ends the server (exit 2).
 #include <cstdio>
 #include <exception>
@@ -39,7 +43,6 @@ void reply(const std::string& line) {
 }
 
 int answer_commands(PreparedCase& prepared) {
-  Warmup warm;
   std::string line;
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);
@@ -52,17 +55,17 @@ int answer_commands(PreparedCase& prepared) {
         reply("error warm: expected BATCH_MIN_TIME_MS WARMUP_S TIMEOUT_S, got '" + line + "'");
         return 2;
       }
-      warm = warm_up(prepared, options);
-      reply("warm " + std::to_string(warm.dispatches_per_batch));
+      reply("warm " + std::to_string(warm_up(prepared, options).dispatches_per_batch));
     } else if (command == "sample") {
-      int batches = 0;
-      if (!(in >> batches) || batches < 1) {
-        reply("error sample: expected a number of batches, got '" + line + "'");
+      int batches = 0, dispatches = 0;
+      if (!(in >> batches >> dispatches) || batches < 1 || dispatches < 1) {
+        reply("error sample: expected BATCHES DISPATCHES (whole numbers from 1), got '" + line + "'");
         return 2;
       }
+      prepared.run_once();
       std::string out = "samples";
       for (int i = 0; i < batches; ++i) {
-        const BatchTiming t = prepared.time_batch(warm.dispatches_per_batch, false);
+        const BatchTiming t = prepared.time_batch(dispatches, false);
         char number[32];
         std::snprintf(number, sizeof number, " %.9g", t.device_ns / t.dispatches);
         out += number;

@@ -156,6 +156,8 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.ab_max_regression_pct = in.number_at_least(value, at, 0);
     } else if (key == "ab_min_rounds") {
       t.ab_min_rounds = in.integer_at_least(value, at, 1);
+    } else if (key == "ab_min_time_s") {
+      t.ab_min_time_s = in.number_at_least(value, at, 0);
     } else if (key == "ab_max_rounds") {
       t.ab_max_rounds = in.integer_at_least(value, at, 1);
     } else if (key == "ab_samples_per_round") {
@@ -176,10 +178,10 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
   };
   if (is_override)
     in.fields(map, path, {"match", "significance", "remeasure", "noise_factor", "ab_max_regression_pct",
-                          "ab_min_rounds", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
+                          "ab_min_rounds", "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
   else
     in.fields(map, path, {"significance", "remeasure", "noise_factor", "ab_max_regression_pct", "ab_min_rounds",
-                          "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
+                          "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
 }
 
 // Settings that are each valid but contradict one another.

@@ -7,7 +7,7 @@
 //     significance: 0.01
 //     remeasure: 2
 //     noise_factor: 2.0
-//     ab_max_regression_pct: 5        (also ab_min_rounds, ab_max_rounds, ab_samples_per_round)
+//     ab_max_regression_pct: 5        (also ab_min_rounds, ab_min_time_s, ab_max_rounds, ab_samples_per_round)
 //     sampling: {min_samples: 10, ...}
 //     metrics:
 //       latency_ns: {direction: lower, max_regression_pct: 15, min_change: 1000}
@@ -58,7 +58,8 @@ struct Thresholds {
   // the per-round ratios. Their time budget is sampling.timeout_s.
   double ab_max_regression_pct = 5;  // change in the median round ratio allowed either way
   int ab_min_rounds = 20;            // rounds before a verdict may stop the check
-  int ab_max_rounds = 100;
+  double ab_min_time_s = 2;          // and the time they must span: a burst cannot fill them all
+  int ab_max_rounds = 400;
   int ab_samples_per_round = 3;      // batches each side takes per round
   // Only the judged metrics (MetricThreshold::judged) after resolve().
   std::map<std::string, MetricThreshold> metrics;

@@ -99,9 +99,19 @@ PairedJudgement judge_paired(std::span<const double> ratios, double allowed_pct,
   const double p_worse = wilcoxon_signed_rank_p(beyond_worse, true);
   const double p_better = wilcoxon_signed_rank_p(beyond_better, false);
   j.p_value = p_worse;
-  if (j.interval.low > worse_limit && p_worse < significance) {
+  // Both halves of the rounds, in round order, must be past the limit for a change to count.
+  std::vector<double> in_order;
+  for (double r : ratios)
+    if (r > 0 && std::isfinite(r)) in_order.push_back(r);
+  const auto half = static_cast<std::ptrdiff_t>(in_order.size() / 2);
+  std::vector<double> first(in_order.begin(), in_order.begin() + half), second(in_order.begin() + half, in_order.end());
+  std::sort(first.begin(), first.end());
+  std::sort(second.begin(), second.end());
+  const bool halves_worse = !first.empty() && median_sorted(first) > worse_limit && median_sorted(second) > worse_limit;
+  const bool halves_better = !first.empty() && median_sorted(first) < better_limit && median_sorted(second) < better_limit;
+  if (j.interval.low > worse_limit && p_worse < significance && halves_worse) {
     j.verdict = Verdict::regressed;
-  } else if (j.interval.high < better_limit && p_better < significance) {
+  } else if (j.interval.high < better_limit && p_better < significance && halves_better) {
     j.verdict = Verdict::improved;
     j.p_value = p_better;
   } else if (j.median_ratio > worse_limit) {

@@ -32,12 +32,14 @@ struct PairedJudgement {
   Verdict verdict = Verdict::pass;
 };
 
-// The verdict from per-round ratios (head / base, > 1 = worse), with `allowed_pct` the change
+// The verdict from per-round ratios in round order (head / base, > 1 = worse), with `allowed_pct` the change
 // tolerated either way:
 // - regressed: the interval lies wholly above 1 + allowed AND the signed-rank test of
 //   log(ratio) - log(1 + allowed) > 0 has p < significance;
-// - improved: the mirror image, below 1 / (1 + allowed);
-// - inconclusive: the median ratio is past 1 + allowed, but not significantly;
+// - improved: the mirror image, below 1 / (1 + allowed) (else a pass);
+// - inconclusive: the median ratio is past 1 + allowed, but not significantly, or not in both
+//   halves of the rounds (in round order): a machine can favour one process for seconds (a
+//   thread placement, a neighbour's burst), which a real change outlasts;
 // - pass otherwise (a non-significant improvement included).
 // p_value is the improvement test's for `improved`, else the regression test's.
 PairedJudgement judge_paired(std::span<const double> ratios, double allowed_pct, double significance);
