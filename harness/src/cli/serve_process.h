@@ -1,6 +1,8 @@
 #pragma once
 // A child perfgate process spoken to line by line: its stdin and stdout are pipes, its stderr is
-// ours. The A/B driver steps two `perfgate serve` children (base and head build) this way.
+// ours. The A/B driver steps two `perfgate serve` children (base and head build) this way. The
+// child runs without address-space layout randomisation, so that a build's layout is the same
+// in every run rather than a per-process bias.
 #include <sys/types.h>
 
 #include <string>
