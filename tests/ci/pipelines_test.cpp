@@ -54,4 +54,44 @@ TEST(CiPipelines, GitlabPipelineHasTheGateAndAManualProtectedApproval) {
   EXPECT_NE(pipeline["perf"]["artifacts"]["paths"].size(), 0u);
 }
 
+// A pull request on a shared runner is gated A/B: the merge base built in a second worktree,
+// cached by its commit, and ctest -L perf run with PERFGATE_BASE pointing at it.
+TEST(CiPipelines, GithubPullRequestsAreGatedAgainstTheirMergeBase) {
+  const YAML::Node jobs = load("ci/github/perfgate.yml")["jobs"];
+  const YAML::Node ab = jobs["ab-gate"];
+  ASSERT_TRUE(ab);
+  EXPECT_NE(ab["if"].as<std::string>().find("pull_request"), std::string::npos);
+  std::string script, cache_key;
+  for (const auto& step : ab["steps"]) {
+    if (step["run"]) script += step["run"].as<std::string>() + "\n";
+    if (step["uses"] && step["uses"].as<std::string>().starts_with("actions/cache"))
+      cache_key = step["with"]["key"].as<std::string>();
+  }
+  EXPECT_NE(script.find("git merge-base"), std::string::npos);
+  EXPECT_NE(script.find("git worktree add"), std::string::npos);
+  EXPECT_NE(script.find("PERFGATE_BASE="), std::string::npos);
+  EXPECT_NE(script.find("ctest --test-dir build -L perf"), std::string::npos);
+  EXPECT_NE(cache_key.find("steps.base.outputs.sha"), std::string::npos);
+  // The stored-baseline gate measures pull requests only on dedicated machine classes.
+  std::string perf_gate_if;
+  for (const auto& step : jobs["perf"]["steps"])
+    if (step["name"] && step["name"].as<std::string>() == "Perf gate") perf_gate_if = step["if"].as<std::string>();
+  EXPECT_NE(perf_gate_if.find("matrix.dedicated"), std::string::npos);
+}
+
+TEST(CiPipelines, GitlabMergeRequestsAreGatedAgainstTheirMergeBase) {
+  const YAML::Node pipeline = load("ci/gitlab/perfgate.gitlab-ci.yml");
+  const YAML::Node ab = pipeline["perf-ab"];
+  ASSERT_TRUE(ab);
+  ASSERT_TRUE(ab["script"].IsSequence());
+  EXPECT_NE(ab["rules"][0]["if"].as<std::string>().find("merge_request_event"), std::string::npos);
+  EXPECT_NE(ab["cache"]["key"].as<std::string>().find("CI_MERGE_REQUEST_DIFF_BASE_SHA"), std::string::npos);
+  std::string script;
+  for (const auto& line : ab["script"]) script += line.as<std::string>() + "\n";
+  EXPECT_NE(script.find("git worktree add"), std::string::npos);
+  EXPECT_NE(script.find("PERFGATE_BASE="), std::string::npos);
+  EXPECT_NE(script.find("ctest --test-dir build -L perf"), std::string::npos);
+  EXPECT_NE(pipeline["perf"]["rules"][0]["if"].as<std::string>().find("!= \"merge_request_event\""), std::string::npos);
+}
+
 }  // namespace

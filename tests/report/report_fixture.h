@@ -101,4 +101,23 @@ inline CaseResult staged_case() {
   return c;
 }
 
+// An A/B check that found head 2x slower than base (40 rounds, interval [1.95, 2.05]).
+inline CaseResult ab_case() {
+  CaseResult c = measured_case("copy", Params({{"n", 1048576}}), 200000, 8388608, 0, Verdict::regressed);
+  c.message = "A/B: head/base median ratio 2.000";
+  AbComparison ab;
+  ab.base = {"/base/perfgate", "0.1.0", "aaaaaaaaaaaaaaaa", {}, 100000};
+  ab.base.fingerprint.machine_id = "cpu-test-2t";
+  ab.head = {"/head/perfgate", "0.2.0", "bbbbbbbbbbbbbbbb", {}, 200000};
+  ab.rounds = 40;
+  ab.median_ratio = 2.0;
+  ab.interval_low = 1.95;
+  ab.interval_high = 2.05;
+  ab.p_value = 1e-6;
+  ab.max_regression_pct = 5;
+  ab.ratios = {1.9, 2.0, 2.1};
+  c.ab = ab;
+  return c;
+}
+
 }  // namespace perfgate::test

@@ -87,6 +87,27 @@ struct StageTiming {           // one component of a multi-dispatch plan
   double pct_of_total = 0;
 };
 
+// One build's side of an A/B check (`perfgate check --base`): what identifies the build.
+struct AbBuild {
+  std::string binary;          // path of the perfgate executable that measured this side
+  std::string perfgate_version;
+  std::string source_hash;     // the case's kernel source (+ SPIR-V) hash in that build
+  Fingerprint fingerprint;
+  double latency_ns = 0;       // median over every round's samples of this side
+};
+
+// Base and head measured at the same moment, interleaved in short rounds; judged on the
+// per-round ratios head / base of latency_ns.
+struct AbComparison {
+  AbBuild base, head;
+  int rounds = 0;
+  double median_ratio = 0;     // > 1: head slower
+  double interval_low = 0, interval_high = 0;  // of the median ratio, at 1 - significance
+  double p_value = 1;          // paired signed-rank test beyond the allowance
+  double max_regression_pct = 0;  // the allowance it was judged under
+  std::vector<double> ratios;  // one per round, in round order
+};
+
 struct CaseResult {
   std::string id;              // "<kernel>/<backend>/<params>"
   std::string kernel;
@@ -110,6 +131,7 @@ struct CaseResult {
   int throttled_samples = 0;   // dropped: taken below 75% of the GPU's default SM clock
   double peak_bandwidth_gbps = 0;   // the copy bandwidth pct_peak_bw is relative to
   double encode_ns = 0;        // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
+  std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 
 struct RunResult {

@@ -1,13 +1,17 @@
 // perfgate check: what each CTest test runs, with CTestMeasurement output and the verdict's exit
 // code.
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "cli/ab_check.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_cases.h"
 #include "cli/run_info.h"
+#include "judge/thresholds.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -38,6 +42,16 @@ int check_main(const RunFlags& flags) {
     for (auto& c : select_cases(narrowed.selection(backends))) cases.push_back(std::move(c));
   }
   RunResult run = new_run({}, flags.project_dir);
+  if (!flags.base.empty()) {
+    const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+    const AbSettings settings{resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
+                              flags.common.device, flags.common.seed};
+    for (const auto& spec : cases) {
+      run.cases.push_back(ab_check(spec, settings, thresholds));
+      if (run.fingerprint.machine_id.empty() && run.cases.back().ab) run.fingerprint = run.cases.back().ab->head.fingerprint;
+    }
+    return finish(flags, run, true);
+  }
   for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
   return finish(flags, run, true);
 }
@@ -56,9 +70,18 @@ void add_check_command(CLI::App& app, Context& context) {
   check->add_option(
       "--events", check_flags->events_file,
       "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
+  check->add_option("--base", check_flags->base,
+                    "A/B: measure against this base build (its perfgate binary or build folder) at the same "
+                    "moment instead of the stored baseline (default: $PERFGATE_BASE)");
   check->add_flag("--require-baseline", check_flags->require_baseline,
                   "A missing baseline fails (exit 1) instead of skipping (77)");
-  check->callback([check_flags, &context] { context.exit_code = check_main(*check_flags); });
+  check->callback([check_flags, &context] {
+    // The one place PERFGATE_BASE is read: `ctest -L perf` in a pull request gates head against
+    // base with no CMake change. An explicit --base wins.
+    if (const char* base = std::getenv("PERFGATE_BASE"); check_flags->base.empty() && base && *base)
+      check_flags->base = base;
+    context.exit_code = check_main(*check_flags);
+  });
 }
 
 }  // namespace perfgate

@@ -23,5 +23,6 @@ void add_baseline_command(CLI::App& app, Context& context); // propose, approve,
 void add_report_command(CLI::App& app, Context& context);
 void add_history_command(CLI::App& app, Context& context);
 void add_notify_command(CLI::App& app, Context& context);
+void add_serve_command(CLI::App& app, Context& context);   // hidden: one side of an A/B check
 
 }  // namespace perfgate

@@ -25,6 +25,7 @@ int perfgate_main(int argc, char** argv, const char* project_dir) {
   add_report_command(app, context);
   add_history_command(app, context);
   add_notify_command(app, context);
+  add_serve_command(app, context);
   try {
     if (argc == 1) {  // plain `perfgate` is `perfgate run`
       const char* run_args[] = {argv[0], "run", nullptr};

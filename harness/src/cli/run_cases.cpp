@@ -10,6 +10,7 @@
 #include "gate/gate.h"
 #include "measure/peaks.h"
 #include "perfgate/run_summary.h"
+#include "report/ab_lines.h"
 #include "report/breakdown.h"
 #include "report/ctest_printer.h"
 #include "report/event_stream.h"
@@ -43,6 +44,7 @@ void print_check_details(const CaseResult& r) {
   for (const auto& j : r.judgements)
     std::printf("  %-15s %-12s %s\n", j.metric.c_str(), std::string(to_string(j.verdict)).c_str(),
                 j.reason.c_str());
+  std::fputs(render_ab_sides(r).c_str(), stdout);
 }
 
 // One results file per checked case, named after it: the CTest summary test merges the folder.

@@ -14,6 +14,7 @@ struct RunFlags {
   CommonOptions common;
   std::string project_dir;
   bool require_baseline = false;
+  std::string base;  // check: the base build to measure against (A/B); "" = the stored baseline
   std::string results_dir;
   std::string events_file;
   bool no_judge = false;

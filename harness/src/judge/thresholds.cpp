@@ -156,6 +156,16 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.noise_factor = in.number_at_least(value, at, 0);
     } else if (key == "confirm") {
       t.confirm = in.integer_at_least(value, at, 0);
+    } else if (key == "ab_max_regression_pct") {
+      t.ab_max_regression_pct = in.number_at_least(value, at, 0);
+    } else if (key == "ab_min_rounds") {
+      t.ab_min_rounds = in.integer_at_least(value, at, 1);
+    } else if (key == "ab_min_time_s") {
+      t.ab_min_time_s = in.number_at_least(value, at, 0);
+    } else if (key == "ab_max_rounds") {
+      t.ab_max_rounds = in.integer_at_least(value, at, 1);
+    } else if (key == "ab_samples_per_round") {
+      t.ab_samples_per_round = in.integer_at_least(value, at, 1);
     } else if (key == "sampling") {
       apply_sampling(in, value, at, t.sampling);
     } else if (key == "metrics") {
@@ -171,9 +181,11 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
     }
   };
   if (is_override)
-    in.fields(map, path, {"match", "significance", "remeasure", "confirm", "noise_factor", "sampling", "metrics"}, each);
+    in.fields(map, path, {"match", "significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s",
+                          "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
   else
-    in.fields(map, path, {"significance", "remeasure", "confirm", "noise_factor", "sampling", "metrics"}, each);
+    in.fields(map, path, {"significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s",
+                          "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
 }
 
 // Settings that are each valid but contradict one another.
@@ -181,6 +193,9 @@ void check_consistent(const Thresholds& t, const std::string& where) {
   if (t.sampling.min_samples > t.sampling.max_samples)
     throw Error(where + ": sampling: min_samples (" + std::to_string(t.sampling.min_samples) +
                 ") exceeds max_samples (" + std::to_string(t.sampling.max_samples) + ")");
+  if (t.ab_min_rounds > t.ab_max_rounds)
+    throw Error(where + ": ab_min_rounds (" + std::to_string(t.ab_min_rounds) + ") exceeds ab_max_rounds (" +
+                std::to_string(t.ab_max_rounds) + ")");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 //     remeasure: 2
 //     confirm: 1
 //     noise_factor: 4.0
+//     ab_max_regression_pct: 5        (also ab_min_rounds, ab_min_time_s, ab_max_rounds, ab_samples_per_round)
 //     sampling: {min_samples: 10, ...}
 //     metrics:
 //       latency_ns: {direction: lower, min_allowed_pct: 2, min_change: 50}
@@ -56,6 +57,13 @@ struct Thresholds {
   int confirm = 1;             // fresh measurements that must confirm a regression before it stands
   double noise_factor = 4.0;   // allowed regression: this x the baseline's run-to-run sigma
   SamplingSettings sampling;
+  // A/B checks (`check --base`): base and head builds measured in interleaved rounds, judged on
+  // the per-round ratios. Their time budget is sampling.timeout_s.
+  double ab_max_regression_pct = 5;  // change in the median round ratio allowed either way
+  int ab_min_rounds = 20;            // rounds before a verdict may stop the check
+  double ab_min_time_s = 2;          // and the time they must span: a burst cannot fill them all
+  int ab_max_rounds = 400;
+  int ab_samples_per_round = 3;      // batches each side takes per round
   // Only the judged metrics (MetricThreshold::judged) after resolve().
   std::map<std::string, MetricThreshold> metrics;
 };

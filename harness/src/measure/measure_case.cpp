@@ -73,44 +73,51 @@ static void check_host_memory(const CaseSpec& spec, const std::vector<BufferSpec
   }
 }
 
-CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,
-                        const Peaks& peaks, std::uint64_t seed) {
-  CaseResult result;
+std::unique_ptr<PreparedCase> prepare_verified(Device& device, const CaseSpec& spec, std::uint64_t seed,
+                                               CaseResult& result) {
   result.id = spec.id;
   result.kernel = spec.kernel->name();
   result.backend = std::string(to_string(spec.backend));
   result.params = spec.params;
   result.source_hash = spec.kernel->source_hash();
-  try {
-    result.cost = spec.kernel->cost_of(spec.params);
-    const auto specs = spec.kernel->buffer_specs(spec.params);
-    if (auto why = device.unsupported(*spec.kernel, spec.params, specs)) {
-      result.verdict = Verdict::skipped;
-      result.message = *why;
-      return result;
-    }
-    result.source_hash = code_hash(device, spec);
-    std::uint64_t working_set = 0;
-    for (const auto& s : specs) working_set += s.bytes();
-    result.fits_in_cache = working_set <= device.last_level_cache_bytes();
-    check_host_memory(spec, specs);
+  result.cost = spec.kernel->cost_of(spec.params);
+  const auto specs = spec.kernel->buffer_specs(spec.params);
+  if (auto why = device.unsupported(*spec.kernel, spec.params, specs)) {
+    result.verdict = Verdict::skipped;
+    result.message = *why;
+    return nullptr;
+  }
+  result.source_hash = code_hash(device, spec);
+  std::uint64_t working_set = 0;
+  for (const auto& s : specs) working_set += s.bytes();
+  result.fits_in_cache = working_set <= device.last_level_cache_bytes();
+  check_host_memory(spec, specs);
 
-    Buffers host(specs);
-    Rng rng(seed);
-    spec.kernel->fill_inputs(spec.params, host, rng);
-    auto prepared = device.prepare(*spec.kernel, spec.params, host);
-    prepared->upload(host);  // inputs, and poisoned outputs
-    prepared->run_once();
-    prepared->download(host);
-    CheckResult check = spec.kernel->verify(spec.params, host);
-    char seed_text[48];
-    std::snprintf(seed_text, sizeof seed_text, " (seed %llu)", static_cast<unsigned long long>(seed));
-    result.check = check.detail + seed_text;
-    if (!check.ok) {
-      result.verdict = Verdict::error;
-      result.message = "wrong result: " + result.check;
-      return result;
-    }
+  Buffers host(specs);
+  Rng rng(seed);
+  spec.kernel->fill_inputs(spec.params, host, rng);
+  auto prepared = device.prepare(*spec.kernel, spec.params, host);
+  prepared->upload(host);  // inputs, and poisoned outputs
+  prepared->run_once();
+  prepared->download(host);
+  CheckResult check = spec.kernel->verify(spec.params, host);
+  char seed_text[48];
+  std::snprintf(seed_text, sizeof seed_text, " (seed %llu)", static_cast<unsigned long long>(seed));
+  result.check = check.detail + seed_text;
+  if (!check.ok) {
+    result.verdict = Verdict::error;
+    result.message = "wrong result: " + result.check;
+    return nullptr;
+  }
+  return prepared;
+}
+
+CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,
+                        const Peaks& peaks, std::uint64_t seed) {
+  CaseResult result;
+  try {
+    auto prepared = prepare_verified(device, spec, seed, result);
+    if (!prepared) return result;
 
     Samples samples = sample(*prepared, options, GpuClocks::for_device(device.fingerprint()));
     result.throttled_samples = samples.throttled;

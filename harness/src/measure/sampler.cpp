@@ -41,9 +41,8 @@ double median_relative_precision(std::vector<double> samples) {
   return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
 }
 
-Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks) {
-  Samples out;
-  const auto start = Clock::now();
+Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {
+  Warmup out;
 
   // Batch size: enough dispatches that one batch outlasts the timer's resolution and the
   // submit overhead by far.
@@ -72,6 +71,15 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
         1 << 20);
   }
   out.warmup_s = seconds_since(warm_start);
+  return out;
+}
+
+Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks) {
+  Samples out;
+  const auto start = Clock::now();
+  const Warmup warm = warm_up(prepared, options);
+  out.dispatches_per_batch = warm.dispatches_per_batch;
+  out.warmup_s = warm.warmup_s;
 
   // Sampling. A level shift inside the samples (the latest third's median more than
   // kShiftPct away from the first third's) means the device changed state under the

@@ -31,6 +31,15 @@ bool level_shift(const std::vector<double>& samples, double pct);
 // Half-width of the distribution-free 95% confidence interval of the median, relative to it.
 double median_relative_precision(std::vector<double> samples);
 
+// Sizes the batch (each lasting at least batch_min_time_ms) and warms the device until
+// successive medians agree: what sample() does first, and what an A/B server does before it
+// takes samples on demand.
+struct Warmup {
+  int dispatches_per_batch = 1;
+  double warmup_s = 0;
+};
+Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options);
+
 // `clocks` (nullable): where given, each batch's clocks are recorded and a batch taken while
 // the GPU was clearly throttled is dropped (GpuClocks::throttled).
 Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks = nullptr);

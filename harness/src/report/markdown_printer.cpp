@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
+#include "report/ab_lines.h"
 #include "report/breakdown.h"
 
 namespace perfgate {
@@ -77,6 +78,23 @@ std::string verdict_row(const CaseResult& c) {
                      threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
 }
 
+// A/B checks: base and head builds side by side.
+std::string ab_section(const std::vector<const CaseResult*>& order) {
+  std::string rows;
+  for (const CaseResult* c : order) {
+    if (!c->ab) continue;
+    const AbComparison& ab = *c->ab;
+    rows += fmt::format("| {} | {} | {} | {} | {} | ±{:g}% | {:.2g} | {} | {} / {} |\n", to_string(c->verdict), code(c->id),
+                        format_duration_ns(ab.base.latency_ns), format_duration_ns(ab.head.latency_ns),
+                        format_ab_ratio(ab), ab.max_regression_pct, ab.p_value, ab.rounds,
+                        code(ab.base.source_hash.substr(0, 12)), code(ab.head.source_hash.substr(0, 12)));
+  }
+  if (rows.empty()) return "";
+  return "\n### A/B: base and head builds measured together\n\n"
+         "| verdict | case | base | head | head/base [interval] | allowed | p | rounds | source base / head |\n"
+         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n" + rows;
+}
+
 }  // namespace
 
 std::string render_markdown(const RunResult& run) {
@@ -95,6 +113,7 @@ std::string render_markdown(const RunResult& run) {
     if (c->verdict != Verdict::pass && !c->message.empty())
       why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), code(c->id), cell(c->message));
   if (!why.empty()) out += "\n### Why\n\n" + why;
+  out += ab_section(order);
 
   for (const Breakdown& b : breakdowns_of(run)) {
     out += "\n### Breakdown of " + code(b.case_id) + "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";

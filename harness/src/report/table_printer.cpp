@@ -1,5 +1,7 @@
 #include "report/table_printer.h"
 
+#include "report/ab_lines.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -119,6 +121,7 @@ std::string render_details(const RunResult& run, const TableStyle& style) {
     if (style.color) tag = std::string(verdict_color(r->verdict)) + tag + "\033[0m";
     out += "  " + tag + "  " + r->id + ": " + r->message + "\n";
   }
+  for (const auto& r : run.cases) out += render_ab_sides(r);
   return out;
 }
 

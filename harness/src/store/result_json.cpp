@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
+#include "store/ab_json.h"
 
 namespace perfgate {
 namespace {
@@ -124,6 +125,7 @@ json to_json(const CaseResult& r) {
     out["confirmations"] = confirmations;
   }
   if (r.throttled_samples > 0) out["throttled_samples"] = r.throttled_samples;
+  if (r.ab) out["ab"] = to_json(*r.ab);
   return out;
 }
 
@@ -174,6 +176,7 @@ CaseResult case_from_json(const json& j) {
                                  c.value("metric", ""), c.value("change_pct", 0.0)});
   }
   r.throttled_samples = j.value("throttled_samples", 0);
+  if (j.contains("ab")) r.ab = ab_from_json(j.at("ab"));
   return r;
 }
 

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# A/B mode end to end, with real builds and real ctest: a second build of this project whose
+# copy kernel does twice the work (tests/study/build_slowed.sh copy/cpu 100; built once and
+# reused by later runs) is gated against this build, measured at the same moment:
+# - head equal to base passes (`PERFGATE_BASE=<this binary> perfgate check CASE`, exit 0);
+# - the slowed head against this build regresses (exit 1), also through
+#   `ctest -L perf -R '^CASE$'` in the slowed build with PERFGATE_BASE in the environment;
+# - a base that predates A/B mode skips (77) saying so; a base path with no binary is an error.
+# Skips (77) when there is no compiler to build the slowed copy with.
+set -euo pipefail
+: "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_SOURCE_DIR:?}"
+tmp="$PERFGATE_E2E_TMP"
+rm -rf "$tmp" && mkdir -p "$tmp"
+case_id="copy/cpu/n=1048576"
+opts=(--cache-dir "$tmp/cache")
+
+for tool in cmake ninja "${CXX:-c++}"; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: no $tool to build the slowed copy with"
+    exit 77
+  fi
+done
+
+expect() {  # expect CODE PATTERN LABEL -- command...
+  local want=$1 pattern=$2 label=$3 out rc
+  shift 4
+  set +e
+  out=$("$@" 2>&1)
+  rc=$?
+  set -e
+  echo "$out"
+  if [ "$rc" -ne "$want" ] || ! grep -q -- "$pattern" <<<"$out"; then
+    echo "FAIL: $label: exit $rc (expected $want), output should match '$pattern'" >&2
+    exit 1
+  fi
+}
+
+# The slowed copy, built like this build (same Vulkan option) and kept in the build folder,
+# under the same ccache base as this build, so only the patched kernel compiles anew.
+vulkan=$(sed -n 's/^PERFGATE_VULKAN:BOOL=//p' "$PERFGATE_BUILD_DIR/CMakeCache.txt")
+slowed_dir="$PERFGATE_BUILD_DIR/ab-gate-slowed"
+start=$(date +%s)
+slowed=$(PERFGATE_SOURCE_DIR="$PERFGATE_SOURCE_DIR" CMAKE_ARGS="-DPERFGATE_VULKAN=${vulkan:-ON}" \
+  bash "$PERFGATE_SOURCE_DIR/tests/study/build_slowed.sh" copy/cpu 100 "$slowed_dir" | tail -1)
+echo "slowed build: $slowed ($(($(date +%s) - start)) s)"
+
+# A/A: the same binary on both sides.
+expect 0 "A/B" "A/A" -- env PERFGATE_BASE="$PERFGATE" "$PERFGATE" check "$case_id" "${opts[@]}" --json "$tmp/aa.json"
+grep -q '"ab"' "$tmp/aa.json" || { echo "FAIL: the results JSON has no ab object" >&2; exit 1; }
+for key in '"base"' '"head"' '"rounds"' '"median_ratio"' '"interval"' '"p_value"'; do
+  grep -q "$key" "$tmp/aa.json" || { echo "FAIL: the ab object lacks $key" >&2; exit 1; }
+done
+
+# Twice the work against this build (given as its build folder): regressed.
+expect 1 ": regressed" "2x slower head" -- "$slowed" check "$case_id" --base "$PERFGATE_BUILD_DIR" "${opts[@]}"
+
+# The same through ctest in the slowed build, PERFGATE_BASE in the environment, no CMake change.
+expect 8 "regressed" "ctest, 2x slower head" -- \
+  env PERFGATE_BASE="$PERFGATE" ctest --test-dir "$slowed_dir/src/build" -L perf -R "^${case_id}\$" --output-on-failure
+expect 0 "100% tests passed" "ctest, head equal to base" -- \
+  env PERFGATE_BASE="$slowed" ctest --test-dir "$slowed_dir/src/build" -L perf -R "^${case_id}\$" --output-on-failure
+
+# A base that cannot serve the case skips, saying why; a base path without a binary is an error.
+expect 77 "predates A/B" "base without A/B mode" -- "$PERFGATE" check "$case_id" --base /bin/true "${opts[@]}"
+expect 2 "no perfgate executable" "missing base" -- "$PERFGATE" check "$case_id" --base "$tmp/nowhere" "${opts[@]}"
+echo "OK: A/A passed, 2x slower head regressed (directly and through ctest)"

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds a copy of this project whose kernel does PCT% more work under the same case ids, for
+# A/B studies and tests: `perfgate check CASE --base <normal build>` run from the copy must
+# find the slowdown.
+#
+#   tests/study/build_slowed.sh KERNEL PCT OUTDIR
+#
+# KERNEL: copy/cpu or copy/vulkan. PCT: 1..100. The patch adds one extra pass over the first
+# PCT% of the elements after the kernel's own pass, writing the same values again, so the
+# result stays exact and every case id is unchanged:
+#   copy/cpu     kernels/copy/copy.cpp: a second OpenMP loop b[i] = a[i] over i < n * PCT / 100
+#   copy/vulkan  kernels/copy/copy.comp: a second tile loop over the first PCT% of the vec4s
+# On the CPU the extra pass is a second OpenMP parallel region: its fork and join cost little
+# on a quiet machine, but on a loaded 2-core one each region waits for its cores, so a 10%
+# patch measured 1.5..2.6x there (and 100% measured 2..5.4x): read PCT as "at least".
+# OUTDIR/src is the patched copy (the tree without build/ and .git), OUTDIR/src/build its build
+# (the `ci` preset, only the perfgate target); the binary is printed on the last line.
+# Calling it again with the same OUTDIR reuses that build: only what changed is rebuilt.
+# Keep OUTDIR under the same ccache base_dir as the original build (e.g. inside its build
+# folder) so the unchanged sources compile from the cache.
+# Environment: PERFGATE_SOURCE_DIR (default: this script's project), CMAKE_ARGS (extra
+# configure arguments, e.g. -DPERFGATE_VULKAN=OFF).
+set -euo pipefail
+if [ $# -ne 3 ]; then
+  echo "usage: $0 KERNEL PCT OUTDIR   (KERNEL: copy/cpu or copy/vulkan, PCT: 1..100)" >&2
+  exit 2
+fi
+kernel=$1 pct=$2 out=$3
+if ! [[ "$pct" =~ ^[0-9]+$ ]] || [ "$pct" -lt 1 ] || [ "$pct" -gt 100 ]; then
+  echo "$0: PCT must be a whole number from 1 to 100, got '$pct'" >&2
+  exit 2
+fi
+src=${PERFGATE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+mkdir -p "$out/src"
+out=$(cd "$out" && pwd)
+# tar keeps modification times, so a reused build rebuilds only what changed.
+tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$out/src" -xf -
+
+case "$kernel" in
+  copy/cpu)
+    file="$out/src/kernels/copy/copy.cpp"
+    loop='        for (std::int64_t i = 0; i < n; ++i) b\[i\] = a\[i\];'
+    [ "$(grep -c "^$loop\$" "$file")" -eq 1 ] || { echo "$0: the copy loop of $file has changed; update the patch" >&2; exit 2; }
+    sed -i "/^$loop\$/a\\
+        // build_slowed.sh: ${pct}% more work, the same result\\
+        const std::int64_t extra = n / 100 * $pct + n % 100 * $pct / 100;\\
+#pragma omp parallel for simd schedule(static)\\
+        for (std::int64_t i = 0; i < extra; ++i) b[i] = a[i];" "$file"
+    ;;
+  copy/vulkan)
+    file="$out/src/kernels/copy/copy.comp"
+    anchor='  if (gl_GlobalInvocationID.x == 0) {'
+    [ "$(grep -cF "$anchor" "$file")" -eq 1 ] || { echo "$0: the tail of $file has changed; update the patch" >&2; exit 2; }
+    sed -i "/^  if (gl_GlobalInvocationID.x == 0) {\$/i\\
+  // build_slowed.sh: ${pct}% more work, the same result\\
+  const uint extra4 = n4 / 100u * ${pct}u + n4 % 100u * ${pct}u / 100u;\\
+  const uint extra_tiles = (extra4 + tile - 1) / tile;\\
+  for (uint t = gl_WorkGroupID.x; t < extra_tiles; t += gl_NumWorkGroups.x) {\\
+    const uint first = t * tile + gl_LocalInvocationID.x;\\
+    [[unroll]] for (uint e = 0; e < ELEMENTS_PER_THREAD; ++e) {\\
+      const uint i = first + e * wg;\\
+      if (i < extra4) b[i] = a[i];\\
+    }\\
+  }" "$file"
+    ;;
+  *)
+    echo "$0: no slowdown patch for '$kernel' (copy/cpu, copy/vulkan)" >&2
+    exit 2
+    ;;
+esac
+grep -q "build_slowed.sh: ${pct}% more work" "$file" || { echo "$0: patching $file failed" >&2; exit 2; }
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# shellcheck disable=SC2086
+(cd "$out/src" && cmake --preset ci "${launcher[@]}" -DPERFGATE_TESTS=OFF ${CMAKE_ARGS:-}) >"$out/configure.log" 2>&1 ||
+  { cat "$out/configure.log" >&2; exit 2; }
+cmake --build "$out/src/build" --target perfgate >"$out/build.log" 2>&1 || { tail -50 "$out/build.log" >&2; exit 2; }
+echo "$out/src/build/perfgate"
