@@ -73,8 +73,8 @@ using Vec = std::vector<double>;
 Vec widen(std::span<const float> v) { return Vec(v.begin(), v.end()); }
 
 // C = alpha * A B over strided double operands, `batch` times.
-void ref_gemm(const GemmShape& g, std::int64_t batch, const double* a, std::int64_t as,
-              const double* b, std::int64_t bs, double* c, std::int64_t cs) {
+void ref_gemm(const GemmShape& g, std::int64_t batch, const double* a, std::int64_t as, const double* b,
+              std::int64_t bs, double* c, std::int64_t cs) {
 #pragma omp parallel for collapse(2) schedule(static)
   for (std::int64_t h = 0; h < batch; ++h)
     for (std::int64_t i = 0; i < g.m; ++i)
@@ -110,8 +110,8 @@ Vec ref_softmax(const Dims& s, const Vec& scores) {
 }
 Vec ref_weighted(const Dims& s, const Vec& probs, const Vec& qkv) {
   Vec attn(s.count("attn"));
-  ref_gemm(weighted_shape(s), s.heads, probs.data(), s.seq * s.seq, qkv.data() + 2 * s.d, s.hd,
-           attn.data(), s.hd);
+  ref_gemm(weighted_shape(s), s.heads, probs.data(), s.seq * s.seq, qkv.data() + 2 * s.d, s.hd, attn.data(),
+           s.hd);
   return attn;
 }
 Vec ref_output(const Dims& s, const Vec& attn, const Vec& wo) {
@@ -126,8 +126,8 @@ Dispatch gpu_matmul(const GemmShape& g, const MatmulOperands& o, const DeviceLim
                     std::vector<std::string> bindings, std::string stage) {
   for (std::int64_t tile : {64, 32, 16}) {
     if (g.m % tile || g.n % tile) continue;
-    return matmul_dispatch(*matmul_config(tile, tile * tile / 16), g, o, limits,
-                           std::move(bindings), std::move(stage));
+    return matmul_dispatch(*matmul_config(tile, tile * tile / 16), g, o, limits, std::move(bindings),
+                           std::move(stage));
   }
   throw Error("attention: " + stage + " has no tile dividing " + std::to_string(g.m) + " x " +
               std::to_string(g.n));
@@ -143,9 +143,8 @@ Dispatch gpu_scores(const Dims& s, const DeviceLimits& l) {
 Dispatch gpu_softmax(const Dims& s, const DeviceLimits& l) {
   const std::int64_t wg = std::clamp<std::int64_t>(std::bit_floor(std::uint64_t(s.seq / 4)), 1,
                                                    std::min<std::int64_t>(256, l.max_workgroup_invocations));
-  return row_dispatch("softmax/softmax", l, wg, items_per_thread(s.seq / 4, wg, "softmax"),
-                      s.heads * s.seq, {u32(s.heads * s.seq), u32(s.seq)}, {"scores", "probs"},
-                      "softmax");
+  return row_dispatch("softmax/softmax", l, wg, items_per_thread(s.seq / 4, wg, "softmax"), s.heads * s.seq,
+                      {u32(s.heads * s.seq), u32(s.seq)}, {"scores", "probs"}, "softmax");
 }
 Dispatch gpu_weighted(const Dims& s, const DeviceLimits& l) {
   const MatmulOperands o{0, u32(s.seq * s.seq), u32(2 * s.d), u32(s.hd), 0, u32(s.hd), u32(s.heads)};
@@ -178,8 +177,7 @@ void fill_attention(const Dims& s, Buffers& buf, Rng& rng) {
 // A kernel over `inputs` -> `outputs` (plus scratch), with its cost, reference and stages.
 KernelDef attention_kernel(const std::string& name, const std::string& description,
                            std::vector<std::string> inputs, std::vector<std::string> outputs,
-                           std::vector<std::string> scratch,
-                           std::function<double(const Dims&)> flops,
+                           std::vector<std::string> scratch, std::function<double(const Dims&)> flops,
                            std::function<Vec(const Dims&, const Buffers&)> reference,
                            std::function<void(const Dims&, Buffers&)> cpu,
                            std::function<VulkanPlan(const Dims&, const DeviceLimits&)> vulkan) {
@@ -235,8 +233,8 @@ Vec wide(const Buffers& b, const char* name) { return widen(b.get<float>(name));
 
 PERFGATE_KERNEL(attention_qkv) {
   return attention_kernel(
-      "attention_qkv", "attention QKV projection: qkv = x Wqkv, [seq, d] x [d, 3d]", {"x", "wqkv"},
-      {"qkv"}, {}, qkv_flops,
+      "attention_qkv", "attention QKV projection: qkv = x Wqkv, [seq, d] x [d, 3d]", {"x", "wqkv"}, {"qkv"},
+      {}, qkv_flops,
       [](const Dims& s, const Buffers& b) { return ref_qkv(s, wide(b, "x"), wide(b, "wqkv")); },
       [](const Dims& s, Buffers& b) { cpu_qkv(s, in(b, "x"), in(b, "wqkv"), out(b, "qkv")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_qkv(s, l)}}; });
@@ -244,8 +242,8 @@ PERFGATE_KERNEL(attention_qkv) {
 
 PERFGATE_KERNEL(attention_scores) {
   return attention_kernel(
-      "attention_scores", "attention scores per head: Q K^T / sqrt(hd), [seq, hd] x [hd, seq]",
-      {"qkv"}, {"scores"}, {}, scores_flops,
+      "attention_scores", "attention scores per head: Q K^T / sqrt(hd), [seq, hd] x [hd, seq]", {"qkv"},
+      {"scores"}, {}, scores_flops,
       [](const Dims& s, const Buffers& b) { return ref_scores(s, wide(b, "qkv")); },
       [](const Dims& s, Buffers& b) { cpu_scores(s, in(b, "qkv"), out(b, "scores")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_scores(s, l)}}; });
@@ -253,8 +251,8 @@ PERFGATE_KERNEL(attention_scores) {
 
 PERFGATE_KERNEL(attention_softmax) {
   return attention_kernel(
-      "attention_softmax", "attention probabilities: softmax of each score row, heads x seq rows",
-      {"scores"}, {"probs"}, {}, softmax_flops,
+      "attention_softmax", "attention probabilities: softmax of each score row, heads x seq rows", {"scores"},
+      {"probs"}, {}, softmax_flops,
       [](const Dims& s, const Buffers& b) { return ref_softmax(s, wide(b, "scores")); },
       [](const Dims& s, Buffers& b) { cpu_softmax(s, in(b, "scores"), out(b, "probs")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_softmax(s, l)}}; });
@@ -271,8 +269,8 @@ PERFGATE_KERNEL(attention_weighted_sum) {
 
 PERFGATE_KERNEL(attention_output) {
   return attention_kernel(
-      "attention_output", "attention output projection: out = attn Wo, [seq, d] x [d, d]",
-      {"attn", "wo"}, {"out"}, {}, output_flops,
+      "attention_output", "attention output projection: out = attn Wo, [seq, d] x [d, d]", {"attn", "wo"},
+      {"out"}, {}, output_flops,
       [](const Dims& s, const Buffers& b) { return ref_output(s, wide(b, "attn"), wide(b, "wo")); },
       [](const Dims& s, Buffers& b) { cpu_output(s, in(b, "attn"), in(b, "wo"), out(b, "out")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_output(s, l)}}; });
@@ -282,11 +280,11 @@ PERFGATE_KERNEL(attention_output) {
 // the weights read, out written) and the stages' times give the breakdown.
 PERFGATE_KERNEL(attention_layer) {
   return attention_kernel(
-      "attention_layer", "one attention layer, five stages timed apart: qkv, scores, softmax, "
-      "weighted_sum, output", {"x", "wqkv", "wo"}, {"out"}, {"qkv", "scores", "probs", "attn"},
-      [](const Dims& s) {
-        return qkv_flops(s) + 2 * scores_flops(s) + softmax_flops(s) + output_flops(s);
-      },
+      "attention_layer",
+      "one attention layer, five stages timed apart: qkv, scores, softmax, "
+      "weighted_sum, output",
+      {"x", "wqkv", "wo"}, {"out"}, {"qkv", "scores", "probs", "attn"},
+      [](const Dims& s) { return qkv_flops(s) + 2 * scores_flops(s) + softmax_flops(s) + output_flops(s); },
       [](const Dims& s, const Buffers& b) {
         const Vec qkv = ref_qkv(s, wide(b, "x"), wide(b, "wqkv"));
         return ref_output(s, ref_weighted(s, ref_softmax(s, ref_scores(s, qkv)), qkv), wide(b, "wo"));
@@ -299,7 +297,7 @@ PERFGATE_KERNEL(attention_layer) {
         cpu_output(s, in(b, "attn"), in(b, "wo"), out(b, "out"));
       },
       [](const Dims& s, const DeviceLimits& l) {
-        return VulkanPlan{{gpu_qkv(s, l), gpu_scores(s, l), gpu_softmax(s, l), gpu_weighted(s, l),
-                           gpu_output(s, l)}};
+        return VulkanPlan{
+            {gpu_qkv(s, l), gpu_scores(s, l), gpu_softmax(s, l), gpu_weighted(s, l), gpu_output(s, l)}};
       });
 }

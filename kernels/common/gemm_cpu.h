@@ -37,8 +37,7 @@ inline void gemm_panels(const GemmShape& s, const float* a, const float* b, floa
       for (std::int64_t kk = 0; kk < kc; ++kk)  // pack, zero-padding the ragged right edge
         for (std::int64_t j = 0; j < kNR; ++j)
           panel[kk * kNR + j] =
-              j < nc ? (s.transpose_b ? b[(j0 + j) * s.ldb + k0 + kk] : b[(k0 + kk) * s.ldb + j0 + j])
-                     : 0.0f;
+              j < nc ? (s.transpose_b ? b[(j0 + j) * s.ldb + k0 + kk] : b[(k0 + kk) * s.ldb + j0 + j]) : 0.0f;
       const bool first = k0 == 0, last = k0 + kc == s.k;
       for (std::int64_t i0 = 0; i0 < s.m; i0 += kMR) {
         const std::int64_t mc = std::min(kMR, s.m - i0);
@@ -90,12 +89,11 @@ inline void gemm_batched(const GemmShape& s, std::int64_t batch, const float* a,
 }
 
 // float64 reference of one output element, for references and sampled checks.
-inline double gemm_reference_at(const GemmShape& s, const float* a, const float* b,
-                                std::int64_t i, std::int64_t j) {
+inline double gemm_reference_at(const GemmShape& s, const float* a, const float* b, std::int64_t i,
+                                std::int64_t j) {
   double sum = 0;
   for (std::int64_t kk = 0; kk < s.k; ++kk)
-    sum += double(a[i * s.lda + kk]) *
-           double(s.transpose_b ? b[j * s.ldb + kk] : b[kk * s.ldb + j]);
+    sum += double(a[i * s.lda + kk]) * double(s.transpose_b ? b[j * s.ldb + kk] : b[kk * s.ldb + j]);
   return double(s.alpha) * sum;
 }
 

@@ -54,18 +54,26 @@ inline Dispatch matmul_dispatch(const MatmulConfig& c, const GemmShape& s, const
     throw Error("matmul: wg=" + std::to_string(c.wg) + " exceeds the device's " +
                 std::to_string(limits.max_workgroup_invocations) + " invocations per workgroup");
   if (c.shared_bytes() > limits.max_shared_memory_bytes)
-    throw Error("matmul: tile=" + std::to_string(c.tile) + " needs " +
-                std::to_string(c.shared_bytes()) + " bytes of shared memory");
+    throw Error("matmul: tile=" + std::to_string(c.tile) + " needs " + std::to_string(c.shared_bytes()) +
+                " bytes of shared memory");
   if (s.m % c.tile || s.n % c.tile || s.k % kMatmulBK)
     throw Error("matmul: m, n must be multiples of the tile and k of " + std::to_string(kMatmulBK));
   Dispatch d;
   d.shader = c.vec4 ? "matmul/matmul_vec4" : "matmul/matmul";
   d.bindings = std::move(bindings);
   d.specialization = {c.wg, c.tile, kMatmulBK, c.rm, c.rn, s.transpose_b ? 1u : 0u};
-  d.push_constants = {std::uint32_t(s.m),   std::uint32_t(s.n),   std::uint32_t(s.k),
-                      std::uint32_t(s.lda), std::uint32_t(s.ldb), std::uint32_t(s.ldc),
-                      o.a_offset,           o.a_batch_stride,     o.b_offset,
-                      o.b_batch_stride,     o.c_offset,           o.c_batch_stride,
+  d.push_constants = {std::uint32_t(s.m),
+                      std::uint32_t(s.n),
+                      std::uint32_t(s.k),
+                      std::uint32_t(s.lda),
+                      std::uint32_t(s.ldb),
+                      std::uint32_t(s.ldc),
+                      o.a_offset,
+                      o.a_batch_stride,
+                      o.b_offset,
+                      o.b_batch_stride,
+                      o.c_offset,
+                      o.c_batch_stride,
                       std::bit_cast<std::uint32_t>(s.alpha)};
   d.groups = {std::uint32_t(s.n / c.tile), std::uint32_t(s.m / c.tile), o.batch};
   d.stage = std::move(stage);
@@ -76,13 +84,12 @@ inline Dispatch matmul_dispatch(const MatmulConfig& c, const GemmShape& s, const
 // else `samples` seeded random elements (plus a finiteness test of all, so poison is caught).
 inline CheckResult check_gemm(const GemmShape& s, const float* a, const float* b, const float* c,
                               double tolerance, const std::string& name,
-                              std::int64_t full_limit = std::int64_t(1) << 28,
-                              std::int64_t samples = 4096) {
+                              std::int64_t full_limit = std::int64_t(1) << 28, std::int64_t samples = 4096) {
   for (std::int64_t i = 0; i < s.m; ++i)
     for (std::int64_t j = 0; j < s.n; ++j)
       if (!std::isfinite(c[i * s.ldc + j]))
-        return {false, name + ": element (" + std::to_string(i) + "," + std::to_string(j) +
-                           ") is not finite"};
+        return {false,
+                name + ": element (" + std::to_string(i) + "," + std::to_string(j) + ") is not finite"};
   // Elements to compare: all of them, or seeded random samples.
   const bool full = s.m * s.n * s.k <= full_limit;
   std::vector<std::pair<std::int64_t, std::int64_t>> at;
@@ -106,9 +113,8 @@ inline CheckResult check_gemm(const GemmShape& s, const float* a, const float* b
   }
   const double error = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
   char text[200];
-  std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g, %s)", name.c_str(),
-                error, tolerance,
-                full ? "all elements" : (std::to_string(samples) + " sampled elements").c_str());
+  std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g, %s)", name.c_str(), error,
+                tolerance, full ? "all elements" : (std::to_string(samples) + " sampled elements").c_str());
   return {error <= tolerance, text};
 }
 

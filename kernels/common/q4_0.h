@@ -68,13 +68,12 @@ inline void quantize(std::uint8_t* block, const float* x) {
 // A row of k weights (k a multiple of 64) is whole 32-bit words, 9 per pair of blocks: what the
 // workgroup-per-row shaders stage in shared memory, and their specialization constant.
 inline std::int64_t row_words(std::int64_t k) { return 9 * k / 64; }
-inline std::vector<std::uint32_t> row_words_constant(std::int64_t k) {
-  return {std::uint32_t(row_words(k))};
-}
+inline std::vector<std::uint32_t> row_words_constant(std::int64_t k) { return {std::uint32_t(row_words(k))}; }
 
 // Random blocks: random nibbles and scales of either sign, |d| in [1/64, 1/8], so weights lie
 // within +-1 like a quantised layer's, and no random bytes make a NaN or infinite scale.
-template <class Rng> void fill_random(std::span<std::uint8_t> blocks, Rng& rng) {
+template <class Rng>
+void fill_random(std::span<std::uint8_t> blocks, Rng& rng) {
   std::uniform_real_distribution<float> magnitude(1.0f / 64, 1.0f / 8);
   std::uint8_t nibbles[kBlockWeights];
   for (std::size_t b = 0; b < blocks.size() / kBlockBytes; ++b) {
@@ -87,18 +86,18 @@ template <class Rng> void fill_random(std::span<std::uint8_t> blocks, Rng& rng) 
 // The float64 reference of a matrix-vector product over m rows of `blocks` blocks each:
 // y_i = sum_b term(block, b), `term` giving block b's contribution to its row.
 template <class Term>
-std::vector<double> reference_rows(std::span<const std::uint8_t> w, std::size_t m,
-                                   std::size_t blocks, Term term) {
+std::vector<double> reference_rows(std::span<const std::uint8_t> w, std::size_t m, std::size_t blocks,
+                                   Term term) {
   std::vector<double> y(m);
   for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t b = 0; b < blocks; ++b)
-      y[i] += term(w.data() + (i * blocks + b) * kBlockBytes, b);
+    for (std::size_t b = 0; b < blocks; ++b) y[i] += term(w.data() + (i * blocks + b) * kBlockBytes, b);
   return y;
 }
 
 // The CPU matrix-vector product: y_i = row_dot(row i's first block) for the p["m"] rows of the
 // buffer "w" (p["k"] weights each) into "y", the rows split statically over every core.
-template <class RowDot> void cpu_rows(const Params& p, Buffers& buf, RowDot row_dot) {
+template <class RowDot>
+void cpu_rows(const Params& p, Buffers& buf, RowDot row_dot) {
   const std::int64_t m = p["m"];
   const std::size_t row_bytes = std::size_t(p["k"]) / kBlockWeights * kBlockBytes;
   const std::uint8_t* w = buf.get<std::uint8_t>("w").data();

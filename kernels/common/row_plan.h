@@ -28,11 +28,10 @@ inline std::uint32_t items_per_thread(std::int64_t count, std::int64_t wg, const
 }
 
 // Specialization: 0 the workgroup size, 1 `items`, then `more`.
-inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limits,
-                             std::int64_t wg, std::uint32_t items, std::int64_t rows,
-                             std::vector<std::uint32_t> push_constants,
-                             std::vector<std::string> bindings, std::string stage,
-                             std::vector<std::uint32_t> more = {}) {
+inline Dispatch row_dispatch(const std::string& shader, const DeviceLimits& limits, std::int64_t wg,
+                             std::uint32_t items, std::int64_t rows,
+                             std::vector<std::uint32_t> push_constants, std::vector<std::string> bindings,
+                             std::string stage, std::vector<std::uint32_t> more = {}) {
   if (std::uint64_t(wg) > limits.max_workgroup_invocations)
     throw Error(shader + ": wg=" + std::to_string(wg) + " exceeds the device's " +
                 std::to_string(limits.max_workgroup_invocations) + " invocations per workgroup");
@@ -69,8 +68,8 @@ inline DeviceLimits without_subgroups(DeviceLimits limits) {
 // The dispatch of a matrix-vector shader with a subgroup per 2 rows ("<kernel>/<kernel>_rows":
 // each x load serves both rows, one subgroupAdd per row, no barrier), where fits_subgroup_rows.
 // A row is `units` loads of x, spread over the lanes up to 8 per lane per step.
-inline Dispatch subgroup_rows_dispatch(const std::string& kernel, const Params& p,
-                                       const DeviceLimits& limits, std::int64_t units,
+inline Dispatch subgroup_rows_dispatch(const std::string& kernel, const Params& p, const DeviceLimits& limits,
+                                       std::int64_t units,
                                        std::vector<std::string> bindings = {"w", "x", "y"}) {
   const std::int64_t sg = limits.subgroup_size, wg = p["wg"];
   constexpr std::int64_t kRows = 2, kMaxItems = 8;  // the best of 1/2/4 x 4/8/16 on an H100
@@ -118,9 +117,8 @@ inline KernelDef matvec_kernel(std::string name, std::string description, std::i
       .vulkan([shader, loads_per_row, more, bindings](const Params& p, const DeviceLimits& limits) {
         const auto items = items_per_thread(loads_per_row(p["k"]), p["wg"], shader);
         return VulkanPlan{{row_dispatch(shader, limits, p["wg"], items, p["m"],
-                                        {std::uint32_t(p["m"]), std::uint32_t(p["k"])},
-                                        bindings, shader.substr(shader.find('/') + 1),
-                                        more(p["k"]))}};
+                                        {std::uint32_t(p["m"]), std::uint32_t(p["k"])}, bindings,
+                                        shader.substr(shader.find('/') + 1), more(p["k"]))}};
       });
 }
 

@@ -38,9 +38,10 @@ PERFGATE_KERNEL(copy) {
       // (at most 65535 of them, the count every device allows).
       .vulkan([](const Params& p, const DeviceLimits& d) {
         const auto n = static_cast<std::uint32_t>(p["n"]);
-        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const auto wg =
+            static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
         const std::uint32_t tiles = ((n + 3) / 4 + 4 * wg - 1) / (4 * wg);  // 4 vec4s per thread
-        return VulkanPlan{{Dispatch{"copy/copy", {"a", "b"}, {wg, 4}, {n},
-                                    {std::clamp(tiles, 1u, 65535u), 1, 1}, "copy"}}};
+        return VulkanPlan{
+            {Dispatch{"copy/copy", {"a", "b"}, {wg, 4}, {n}, {std::clamp(tiles, 1u, 65535u), 1, 1}, "copy"}}};
       });
 }

@@ -41,46 +41,46 @@ float row_dot(const std::uint16_t* __restrict w, const float* __restrict x, std:
 }  // namespace
 
 PERFGATE_KERNEL(f16_matvec) {
-  KernelDef def = matvec_kernel("f16_matvec",
-                       "y = W x, W m x k fp16, x and y float32: batch-1 decode, memory-bound",
-                       8, 32, "f16_matvec/f16_matvec",  // k: whole uvec4s of 8 halves
-                       [](std::int64_t k) { return k / 8; },
-                       [](std::int64_t) { return std::vector<std::uint32_t>{}; })
-      .buffers([](const Params& p) {
-        const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]);
-        return std::vector<BufferSpec>{{"w", ElementType::f16, m * k, BufferRole::input},
-                                       {"x", ElementType::f32, k, BufferRole::input},
-                                       {"y", ElementType::f32, m, BufferRole::output}};
-      })
-      .cost([](const Params& p) {
-        const double m = double(p["m"]), k = double(p["k"]);
-        return Cost{2 * m * k + 4 * k, 4 * m, 2 * m * k};
-      })
-      .reference(
-          [](const Params& p, const Buffers& in) {
-            const auto k = std::size_t(p["k"]);
-            auto w = in.get<std::uint16_t>("w");
-            auto x = in.get<float>("x");
-            std::vector<double> y(static_cast<std::size_t>(p["m"]));
-            for (std::size_t i = 0; i < y.size(); ++i) {
-              double sum = 0;
-              for (std::size_t j = 0; j < k; ++j) sum += double(from_half(w[i * k + j])) * x[j];
-              y[i] = sum;
-            }
-            return Expected{{"y", std::move(y)}};
-          },
-          1e-4,
-          "fp16 weights widen to float32 exactly, so only the float32 sum of k products rounds: "
-          "a random walk of eps/2 = 6e-8 steps, ~eps/2 * sqrt(k) = 4e-6 relative at k = 4096, "
-          "in any order (lanes, threads, subgroups); 1e-4 leaves 25x")
-      .cpu([](const Params& p, Buffers& buf) {
-        const auto m = p["m"], k = p["k"];
-        const std::uint16_t* w = buf.get<std::uint16_t>("w").data();
-        const float* x = buf.get<float>("x").data();
-        float* y = buf.get<float>("y").data();
+  KernelDef def =
+      matvec_kernel(
+          "f16_matvec", "y = W x, W m x k fp16, x and y float32: batch-1 decode, memory-bound", 8, 32,
+          "f16_matvec/f16_matvec",  // k: whole uvec4s of 8 halves
+          [](std::int64_t k) { return k / 8; }, [](std::int64_t) { return std::vector<std::uint32_t>{}; })
+          .buffers([](const Params& p) {
+            const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]);
+            return std::vector<BufferSpec>{{"w", ElementType::f16, m * k, BufferRole::input},
+                                           {"x", ElementType::f32, k, BufferRole::input},
+                                           {"y", ElementType::f32, m, BufferRole::output}};
+          })
+          .cost([](const Params& p) {
+            const double m = double(p["m"]), k = double(p["k"]);
+            return Cost{2 * m * k + 4 * k, 4 * m, 2 * m * k};
+          })
+          .reference(
+              [](const Params& p, const Buffers& in) {
+                const auto k = std::size_t(p["k"]);
+                auto w = in.get<std::uint16_t>("w");
+                auto x = in.get<float>("x");
+                std::vector<double> y(static_cast<std::size_t>(p["m"]));
+                for (std::size_t i = 0; i < y.size(); ++i) {
+                  double sum = 0;
+                  for (std::size_t j = 0; j < k; ++j) sum += double(from_half(w[i * k + j])) * x[j];
+                  y[i] = sum;
+                }
+                return Expected{{"y", std::move(y)}};
+              },
+              1e-4,
+              "fp16 weights widen to float32 exactly, so only the float32 sum of k products rounds: "
+              "a random walk of eps/2 = 6e-8 steps, ~eps/2 * sqrt(k) = 4e-6 relative at k = 4096, "
+              "in any order (lanes, threads, subgroups); 1e-4 leaves 25x")
+          .cpu([](const Params& p, Buffers& buf) {
+            const auto m = p["m"], k = p["k"];
+            const std::uint16_t* w = buf.get<std::uint16_t>("w").data();
+            const float* x = buf.get<float>("x").data();
+            float* y = buf.get<float>("y").data();
 #pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < m; ++i) y[i] = row_dot(w + i * k, x, k);
-      });
+            for (std::int64_t i = 0; i < m; ++i) y[i] = row_dot(w + i * k, x, k);
+          });
   // Where it fits, a subgroup per 2 rows (f16_matvec_rows.comp), no workgroup barrier; else the
   // generic workgroup per row (f16_matvec_shared.comp).
   const KernelDef generic = def;

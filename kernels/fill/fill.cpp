@@ -17,9 +17,12 @@ PERFGATE_KERNEL(fill) {
       .axis("n", {1 << 20, 1 << 25})
       .axis("wg", {256}, {Backend::vulkan})
       .buffers([](const Params& p) {
-        return std::vector<BufferSpec>{{"b", ElementType::f32, static_cast<std::size_t>(p["n"]), BufferRole::output}};
+        return std::vector<BufferSpec>{
+            {"b", ElementType::f32, static_cast<std::size_t>(p["n"]), BufferRole::output}};
       })
-      .cost([](const Params& p) { return Cost{0, 4.0 * static_cast<double>(p["n"]), 0}; })
+      .cost([](const Params& p) {
+        return Cost{0, 4.0 * static_cast<double>(p["n"]), 0};
+      })
       .reference(
           [](const Params& p, const Buffers&) {
             return Expected{{"b", std::vector<double>(static_cast<std::size_t>(p["n"]), kValue)}};
@@ -38,9 +41,14 @@ PERFGATE_KERNEL(fill) {
       // kernels/fill/fill.comp: 4 vec4 stores per thread per tile, workgroups striding over tiles.
       .vulkan([](const Params& p, const DeviceLimits& d) {
         const auto n = static_cast<std::uint32_t>(p["n"]);
-        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const auto wg =
+            static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
         const std::uint32_t tiles = ((n + 3) / 4 + 4 * wg - 1) / (4 * wg);
-        return VulkanPlan{{Dispatch{"fill/fill", {"b"}, {wg, 4}, {n, std::bit_cast<std::uint32_t>(kValue)},
-                                    {std::clamp(tiles, 1u, 65535u), 1, 1}, "fill"}}};
+        return VulkanPlan{{Dispatch{"fill/fill",
+                                    {"b"},
+                                    {wg, 4},
+                                    {n, std::bit_cast<std::uint32_t>(kValue)},
+                                    {std::clamp(tiles, 1u, 65535u), 1, 1},
+                                    "fill"}}};
       });
 }

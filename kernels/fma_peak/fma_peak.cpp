@@ -10,8 +10,8 @@ using namespace perfgate;
 
 namespace {
 constexpr int kChains = 8;
-constexpr int kLanes = 8;  // one AVX2 register of floats per chain
-constexpr float kA = 0.999f;   // |a| < 1: the chains converge to b / (1 - a) and stay finite
+constexpr int kLanes = 8;     // one AVX2 register of floats per chain
+constexpr float kA = 0.999f;  // |a| < 1: the chains converge to b / (1 - a) and stay finite
 constexpr float kB = 0.001f;
 
 // x_k = a^k x_0 + b (1 - a^k) / (1 - a): the chain's closed form, so the reference is cheap.
@@ -59,8 +59,8 @@ PERFGATE_KERNEL(fma_peak) {
         // a and b pass through volatile so the compiler cannot fold the chains.
         volatile float va = kA, vb = kB;
         const float a = va, b = vb;
-        // kLanes elements side by side: kChains x kLanes independent FMAs per step, enough
-        // to cover the FMA latency on both pipes, and they vectorise along the lanes.
+    // kLanes elements side by side: kChains x kLanes independent FMAs per step, enough
+    // to cover the FMA latency on both pipes, and they vectorise along the lanes.
 #pragma omp parallel for schedule(static)
         for (std::int64_t base = 0; base < n; base += kLanes) {
           const std::int64_t lanes = std::min<std::int64_t>(kLanes, n - base);
@@ -82,11 +82,15 @@ PERFGATE_KERNEL(fma_peak) {
       // constants so the shader compiler cannot fold the chains.
       .vulkan([](const Params& p, const DeviceLimits& d) {
         const auto n = static_cast<std::uint32_t>(p["n"]);
-        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const auto wg =
+            static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
         const std::uint32_t groups = std::clamp((n + wg - 1) / wg, 1u, 65535u);
-        return VulkanPlan{{Dispatch{"fma_peak/fma_peak", {"x", "y"}, {wg},
-                                    {n, static_cast<std::uint32_t>(p["iters"]), std::bit_cast<std::uint32_t>(kA),
-                                     std::bit_cast<std::uint32_t>(kB)},
-                                    {groups, 1, 1}, "fma"}}};
+        return VulkanPlan{{Dispatch{"fma_peak/fma_peak",
+                                    {"x", "y"},
+                                    {wg},
+                                    {n, static_cast<std::uint32_t>(p["iters"]),
+                                     std::bit_cast<std::uint32_t>(kA), std::bit_cast<std::uint32_t>(kB)},
+                                    {groups, 1, 1},
+                                    "fma"}}};
       });
 }

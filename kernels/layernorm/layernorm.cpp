@@ -75,7 +75,8 @@ PERFGATE_KERNEL(layernorm) {
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         return VulkanPlan{{row_dispatch(
-            "layernorm/layernorm", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "layernorm"), p["rows"],
+            "layernorm/layernorm", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "layernorm"),
+            p["rows"],
             {std::uint32_t(p["rows"]), std::uint32_t(p["cols"]), std::bit_cast<std::uint32_t>(kEps)},
             {"x", "g", "b", "y"}, "layernorm")}};
       });

@@ -42,8 +42,7 @@ PERFGATE_KERNEL(matmul) {
         if (p["m"] < 1 || p["n"] < 1 || p["k"] < 1) return false;
         if (backend == Backend::cpu) return true;
         const auto config = matmul_config(p["tile"], p["wg"]);
-        return config && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 &&
-               p["k"] % kMatmulBK == 0;
+        return config && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 && p["k"] % kMatmulBK == 0;
       })
       .buffers([](const Params& p) {
         const auto m = std::size_t(p["m"]), n = std::size_t(p["n"]), k = std::size_t(p["k"]);
@@ -78,13 +77,12 @@ PERFGATE_KERNEL(matmul) {
                           buf.get<float>("c").data(), kTolerance, "c");
       })
       .cpu([](const Params& p, Buffers& buf) {
-        gemm(shape_of(p), buf.get<float>("a").data(), buf.get<float>("b").data(),
-             buf.get<float>("c").data());
+        gemm(shape_of(p), buf.get<float>("a").data(), buf.get<float>("b").data(), buf.get<float>("c").data());
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         const auto config = matmul_config(p["tile"], p["wg"]);
         if (!config) throw Error("matmul: no register block for tile and wg");
-        return VulkanPlan{{matmul_dispatch(*config, shape_of(p), MatmulOperands{}, limits,
-                                           {"a", "b", "c"}, "matmul")}};
+        return VulkanPlan{
+            {matmul_dispatch(*config, shape_of(p), MatmulOperands{}, limits, {"a", "b", "c"}, "matmul")}};
       });
 }

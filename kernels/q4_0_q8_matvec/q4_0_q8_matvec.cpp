@@ -30,8 +30,8 @@ std::size_t blocks_per_row(const Params& p) { return std::size_t(p["k"]) / q4_0:
 // 32 unsigned nibbles times 32 signed bytes in one VNNI instruction (8 lanes of 4 products),
 // the lanes' bias -8 sum xq precomputed per block, since every row shares it; 8 float lanes
 // accumulate across blocks.
-float row_dot(const std::uint8_t* row, const std::int8_t* xq, const float* xd,
-              const std::int32_t* bias, std::size_t blocks) {
+float row_dot(const std::uint8_t* row, const std::int8_t* xq, const float* xd, const std::int32_t* bias,
+              std::size_t blocks) {
   const __m128i low = _mm_set1_epi8(0x0f);
   __m256 acc = _mm256_setzero_ps();
   for (std::size_t b = 0; b < blocks; ++b, row += q4_0::kBlockBytes) {
@@ -60,8 +60,8 @@ std::vector<std::int32_t> block_biases(const std::int8_t* xq, std::size_t blocks
   return bias;
 }
 #else
-float row_dot(const std::uint8_t* row, const std::int8_t* xq, const float* xd,
-              const std::int32_t*, std::size_t blocks) {
+float row_dot(const std::uint8_t* row, const std::int8_t* xq, const float* xd, const std::int32_t*,
+              std::size_t blocks) {
   float sum = 0;
   for (std::size_t b = 0; b < blocks; ++b, row += q4_0::kBlockBytes, xq += q4_0::kBlockWeights) {
     const std::uint8_t* q = row + 2;
@@ -93,55 +93,54 @@ void quantise_input(std::span<std::int8_t> xq, std::span<float> xd, Rng& rng) {
 }  // namespace
 
 PERFGATE_KERNEL(q4_0_q8_matvec) {
-  KernelDef def = matvec_kernel(kName,
-                       "y = W x, W m x k in GGML Q4_0, x in 8-bit blocks (Q8): integer dot products",
-                       64, 32, "q4_0_q8_matvec/q4_0_q8_matvec",  // k: whole pairs of blocks
-                       q4_0::row_words, q4_0::row_words_constant, {"w", "xq", "xd", "y"})
-      .buffers([](const Params& p) {
-        const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]), blocks = blocks_per_row(p);
-        return std::vector<BufferSpec>{
-            {"w", ElementType::u8, m * blocks * q4_0::kBlockBytes, BufferRole::input},
-            {"xq", ElementType::u8, k, BufferRole::input},  // int8
-            {"xd", ElementType::f32, blocks, BufferRole::input},
-            {"y", ElementType::f32, m, BufferRole::output}};
-      })
-      .fill([](const Params&, Buffers& buf, Rng& rng) {
-        q4_0::fill_random(buf.get<std::uint8_t>("w"), rng);
-        quantise_input(buf.get<std::int8_t>("xq"), buf.get<float>("xd"), rng);
-      })
-      .cost([](const Params& p) {
-        const double m = double(p["m"]), k = double(p["k"]), blocks = double(blocks_per_row(p));
-        return Cost{m * blocks * double(q4_0::kBlockBytes) + k + 4 * blocks, 4 * m, 2 * m * k};
-      })
-      .reference(
-          [](const Params& p, const Buffers& in) {
+  KernelDef def =
+      matvec_kernel(kName, "y = W x, W m x k in GGML Q4_0, x in 8-bit blocks (Q8): integer dot products", 64,
+                    32, "q4_0_q8_matvec/q4_0_q8_matvec",  // k: whole pairs of blocks
+                    q4_0::row_words, q4_0::row_words_constant, {"w", "xq", "xd", "y"})
+          .buffers([](const Params& p) {
+            const auto m = std::size_t(p["m"]), k = std::size_t(p["k"]), blocks = blocks_per_row(p);
+            return std::vector<BufferSpec>{
+                {"w", ElementType::u8, m * blocks * q4_0::kBlockBytes, BufferRole::input},
+                {"xq", ElementType::u8, k, BufferRole::input},  // int8
+                {"xd", ElementType::f32, blocks, BufferRole::input},
+                {"y", ElementType::f32, m, BufferRole::output}};
+          })
+          .fill([](const Params&, Buffers& buf, Rng& rng) {
+            q4_0::fill_random(buf.get<std::uint8_t>("w"), rng);
+            quantise_input(buf.get<std::int8_t>("xq"), buf.get<float>("xd"), rng);
+          })
+          .cost([](const Params& p) {
+            const double m = double(p["m"]), k = double(p["k"]), blocks = double(blocks_per_row(p));
+            return Cost{m * blocks * double(q4_0::kBlockBytes) + k + 4 * blocks, 4 * m, 2 * m * k};
+          })
+          .reference(
+              [](const Params& p, const Buffers& in) {
+                const std::size_t blocks = blocks_per_row(p);
+                auto w = in.get<std::uint8_t>("w");
+                auto xq = in.get<std::int8_t>("xq");
+                auto xd = in.get<float>("xd");
+                auto y = q4_0::reference_rows(
+                    w, std::size_t(p["m"]), blocks, [&](const std::uint8_t* block, std::size_t b) {
+                      double dot = 0;
+                      for (std::size_t e = 0; e < q4_0::kBlockWeights; ++e)
+                        dot += double(q4_0::quant(block, e) - 8) * xq[b * q4_0::kBlockWeights + e];
+                      return double(q4_0::scale(block)) * xd[b] * dot;
+                    });
+                return Expected{{"y", std::move(y)}};
+              },
+              1e-5,
+              "each block's dot product is an exact integer (|sum| < 2^15); the two scales and "
+              "their product with it round to float32 (3 x eps/2), then k/32 block terms are "
+              "summed in float32: a random walk of 6e-8 steps, ~1e-6 relative at k = 4096; 1e-5 "
+              "leaves 10x")
+          .cpu([](const Params& p, Buffers& buf) {
             const std::size_t blocks = blocks_per_row(p);
-            auto w = in.get<std::uint8_t>("w");
-            auto xq = in.get<std::int8_t>("xq");
-            auto xd = in.get<float>("xd");
-            auto y = q4_0::reference_rows(w, std::size_t(p["m"]), blocks,
-                                          [&](const std::uint8_t* block, std::size_t b) {
-              double dot = 0;
-              for (std::size_t e = 0; e < q4_0::kBlockWeights; ++e)
-                dot += double(q4_0::quant(block, e) - 8) * xq[b * q4_0::kBlockWeights + e];
-              return double(q4_0::scale(block)) * xd[b] * dot;
-            });
-            return Expected{{"y", std::move(y)}};
-          },
-          1e-5,
-          "each block's dot product is an exact integer (|sum| < 2^15); the two scales and "
-          "their product with it round to float32 (3 x eps/2), then k/32 block terms are "
-          "summed in float32: a random walk of 6e-8 steps, ~1e-6 relative at k = 4096; 1e-5 "
-          "leaves 10x")
-      .cpu([](const Params& p, Buffers& buf) {
-        const std::size_t blocks = blocks_per_row(p);
-        const std::int8_t* xq = buf.get<std::int8_t>("xq").data();
-        const float* xd = buf.get<float>("xd").data();
-        const auto bias = block_biases(xq, blocks);
-        q4_0::cpu_rows(p, buf, [&](const std::uint8_t* row) {
-          return row_dot(row, xq, xd, bias.data(), blocks);
-        });
-      });
+            const std::int8_t* xq = buf.get<std::int8_t>("xq").data();
+            const float* xd = buf.get<float>("xd").data();
+            const auto bias = block_biases(xq, blocks);
+            q4_0::cpu_rows(
+                p, buf, [&](const std::uint8_t* row) { return row_dot(row, xq, xd, bias.data(), blocks); });
+          });
   // A subgroup per 2 rows with packed dot products where the device has both; else a
   // workgroup per row with the dot products unpacked (q4_0_q8_matvec_shared.comp).
   const KernelDef generic = def;

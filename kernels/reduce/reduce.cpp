@@ -53,13 +53,15 @@ PERFGATE_KERNEL(reduce) {
       // one workgroup. Subgroup arithmetic when the device has it, else a shared-memory tree.
       .vulkan([](const Params& p, const DeviceLimits& d) {
         const auto n = static_cast<std::uint32_t>(p["n"]);
-        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const auto wg =
+            static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
         constexpr std::uint32_t kVec4PerThread = 4;
         const std::uint32_t tiles = ((n + 3) / 4 + wg * kVec4PerThread - 1) / (wg * kVec4PerThread);
-        const std::uint32_t groups = std::clamp(std::min(tiles, 4 * d.compute_units), 1u,
-                                                static_cast<std::uint32_t>(kPartials));
+        const std::uint32_t groups =
+            std::clamp(std::min(tiles, 4 * d.compute_units), 1u, static_cast<std::uint32_t>(kPartials));
         const std::vector<std::uint32_t> spec{wg, kVec4PerThread, d.subgroup_arithmetic ? 1u : 0u};
-        return VulkanPlan{{Dispatch{"reduce/reduce", {"a", "partials"}, spec, {n}, {groups, 1, 1}, "partials"},
-                           Dispatch{"reduce/reduce", {"partials", "sum"}, spec, {groups}, {1, 1, 1}, "final"}}};
+        return VulkanPlan{
+            {Dispatch{"reduce/reduce", {"a", "partials"}, spec, {n}, {groups, 1, 1}, "partials"},
+             Dispatch{"reduce/reduce", {"partials", "sum"}, spec, {groups}, {1, 1, 1}, "final"}}};
       });
 }

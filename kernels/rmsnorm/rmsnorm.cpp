@@ -36,7 +36,8 @@ PERFGATE_KERNEL(rmsnorm) {
               double sum = 0;
               for (std::int64_t j = 0; j < cols; ++j) sum += double(x[i * cols + j]) * x[i * cols + j];
               const double scale = 1 / std::sqrt(sum / double(cols) + kEps);
-              for (std::int64_t j = 0; j < cols; ++j) y[std::size_t(i * cols + j)] = x[i * cols + j] * scale * g[j];
+              for (std::int64_t j = 0; j < cols; ++j)
+                y[std::size_t(i * cols + j)] = x[i * cols + j] * scale * g[j];
             }
             return Expected{{"y", std::move(y)}};
           },
@@ -63,7 +64,8 @@ PERFGATE_KERNEL(rmsnorm) {
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         return VulkanPlan{{row_dispatch(
-            "rmsnorm/rmsnorm", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "rmsnorm"), p["rows"],
+            "rmsnorm/rmsnorm", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "rmsnorm"),
+            p["rows"],
             {std::uint32_t(p["rows"]), std::uint32_t(p["cols"]), std::bit_cast<std::uint32_t>(kEps)},
             {"x", "g", "y"}, "rmsnorm")}};
       });

@@ -27,7 +27,7 @@ constexpr std::int64_t kItems = 32;
 // The partial pass keeps a bit per logit of a thread in a uint and loads 4 at a time.
 static_assert(kItems <= 32 && kItems % 4 == 0);
 
-constexpr std::int64_t kMaxK = 64;    // the merge pass keeps the selection in shared memory
+constexpr std::int64_t kMaxK = 64;  // the merge pass keeps the selection in shared memory
 constexpr std::int64_t kCpuChunk = 2048;
 
 std::int64_t chunk_size(const Params& p, Backend backend) {
@@ -82,7 +82,7 @@ template <class Real>
 struct Nucleus {
   std::vector<Real> probs;  // per selected position, 0 outside the nucleus
   std::size_t kept = 0;
-  std::size_t chosen = 0;   // position of the drawn token
+  std::size_t chosen = 0;  // position of the drawn token
 };
 template <class Real>
 Nucleus<Real> nucleus(const std::vector<Real>& sorted_values, float u, std::size_t force_kept = 0) {
@@ -143,9 +143,11 @@ CheckResult check_row(const float* logits, std::int64_t vocab, std::size_t k, st
   if (kept != ref.kept) {
     double cumulative = 0, total = 0;
     for (double v : values) total += std::exp(v - values[0]);
-    for (std::size_t r = 0; r < std::min(kept, ref.kept); ++r) cumulative += std::exp(values[r] - values[0]) / total;
+    for (std::size_t r = 0; r < std::min(kept, ref.kept); ++r)
+      cumulative += std::exp(values[r] - values[0]) / total;
     if (kept == 0 || std::abs(cumulative - kTopP) > 1e-5)
-      return {false, where + "nucleus of " + std::to_string(kept) + " tokens, reference " + std::to_string(ref.kept)};
+      return {false, where + "nucleus of " + std::to_string(kept) + " tokens, reference " +
+                         std::to_string(ref.kept)};
     ref = nucleus<double>(values, u, kept);
   }
   double diff = 0, norm = 0;
@@ -164,7 +166,8 @@ CheckResult check_row(const float* logits, std::int64_t vocab, std::size_t k, st
     for (std::size_t r = 0; r <= ref.chosen; ++r) below += ref.probs[r];
     const double lower = below - ref.probs[ref.chosen];
     const bool near = std::abs(u - lower) < 1e-5 || std::abs(u - below) < 1e-5;
-    if (!near) return {false, where + "drew token " + std::to_string(token) + ", reference " + std::to_string(want)};
+    if (!near)
+      return {false, where + "drew token " + std::to_string(token) + ", reference " + std::to_string(want)};
   }
   return {true, ""};
 }
@@ -209,20 +212,19 @@ PERFGATE_KERNEL(sampling) {
         const double rows = double(p["batch"]), k = double(p["k"]);
         return Cost{4 * rows * double(p["vocab"]), rows * (8 * k + 4), rows * double(p["vocab"])};
       })
-      .reference(
-          [](const Params&, const Buffers&) { return Expected{}; }, 1e-5,
-          "custom check: the top-k token set must equal the reference's exactly (distinct "
-          "logits); probabilities within 1e-5 relative L2 (float32 exp of k differences, "
-          "k-term sums: ~1e-6); the nucleus size and the drawn token must match unless the "
-          "float64 cumulative probability is within 1e-5 of top_p or of the uniform draw")
+      .reference([](const Params&, const Buffers&) { return Expected{}; }, 1e-5,
+                 "custom check: the top-k token set must equal the reference's exactly (distinct "
+                 "logits); probabilities within 1e-5 relative L2 (float32 exp of k differences, "
+                 "k-term sums: ~1e-6); the nucleus size and the drawn token must match unless the "
+                 "float64 cumulative probability is within 1e-5 of top_p or of the uniform draw")
       .check([](const Params& p, const Buffers& buf) {
         const auto k = std::size_t(p["k"]);
         const auto vocab = p["vocab"];
         for (std::uint32_t row = 0; row < std::uint32_t(p["batch"]); ++row) {
-          auto r = check_row(buf.get<float>("logits").data() + row * vocab, vocab, k, row,
-                             buf.get<std::uint32_t>("top_tok").data() + row * k,
-                             buf.get<float>("top_prob").data() + row * k,
-                             buf.get<std::uint32_t>("token")[row]);
+          auto r =
+              check_row(buf.get<float>("logits").data() + row * vocab, vocab, k, row,
+                        buf.get<std::uint32_t>("top_tok").data() + row * k,
+                        buf.get<float>("top_prob").data() + row * k, buf.get<std::uint32_t>("token")[row]);
           if (!r.ok) return r;
         }
         return CheckResult{true, "top-k sets, probabilities (1e-5) and drawn tokens match, " +
@@ -234,14 +236,15 @@ PERFGATE_KERNEL(sampling) {
         const float* logits = buf.get<float>("logits").data();
         float* cand_val = buf.get<float>("cand_val").data();
         std::uint32_t* cand_tok = buf.get<std::uint32_t>("cand_tok").data();
-        // Partial pass: the k best of each chunk.
+    // Partial pass: the k best of each chunk.
 #pragma omp parallel for collapse(2) schedule(static)
         for (std::int64_t row = 0; row < rows; ++row)
           for (std::int64_t c = 0; c < nchunks; ++c) {
             const std::int64_t first = c * kCpuChunk, last = std::min(vocab, first + kCpuChunk);
             std::vector<Candidate> local;
             local.reserve(std::size_t(last - first));
-            for (std::int64_t t = first; t < last; ++t) local.push_back({logits[row * vocab + t], std::uint32_t(t)});
+            for (std::int64_t t = first; t < last; ++t)
+              local.push_back({logits[row * vocab + t], std::uint32_t(t)});
             top_k(local, std::size_t(k));
             const std::int64_t out = (row * nchunks + c) * k;
             for (std::int64_t r = 0; r < k; ++r) {
@@ -279,23 +282,23 @@ PERFGATE_KERNEL(sampling) {
         // of argmax, 5x slower): elsewhere the shared-memory variants.
         const std::int64_t sg = limits.subgroup_size;
         const DeviceLimits variant = wg % sg == 0 && sg >= 32 ? limits : without_subgroups(limits);
-        Dispatch partial = row_dispatch("sampling/topk_partial", variant, wg, std::uint32_t(kItems), 1,
-                                        {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks),
-                                         std::uint32_t(slots_per_chunk(p, Backend::vulkan))},
-                                        {"logits", "cand_val", "cand_tok"}, "partial",
-                                        {std::uint32_t(p["rounds"]), p["vocab"] % 4 == 0 ? 4u : 1u});
+        Dispatch partial =
+            row_dispatch("sampling/topk_partial", variant, wg, std::uint32_t(kItems), 1,
+                         {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), std::uint32_t(nchunks),
+                          std::uint32_t(slots_per_chunk(p, Backend::vulkan))},
+                         {"logits", "cand_val", "cand_tok"}, "partial",
+                         {std::uint32_t(p["rounds"]), p["vocab"] % 4 == 0 ? 4u : 1u});
         partial.groups = {std::uint32_t(nchunks), std::uint32_t(p["batch"]), 1};
         // The merge's subgroup threshold is looser than ranking all its threads' maxima: faster
         // over one round's 2k slots per chunk (H100, batch 1: 14.0 -> 12.0 us), but over several
         // rounds' full buffers so many strong candidates pass it that the merge falls back to
         // k rounds of argmax (5-10x slower): the shared-memory merge there.
         const DeviceLimits merge_variant = p["rounds"] == 1 ? variant : without_subgroups(limits);
-        Dispatch merge = row_dispatch(
-            "sampling/topk_merge", merge_variant, wg, merge_items, p["batch"],
-            {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), candidates, kSeed,
-             std::bit_cast<std::uint32_t>(kTopP)},
-            {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge",
-            {std::uint32_t(kMaxK)});
+        Dispatch merge = row_dispatch("sampling/topk_merge", merge_variant, wg, merge_items, p["batch"],
+                                      {std::uint32_t(p["vocab"]), std::uint32_t(p["k"]), candidates, kSeed,
+                                       std::bit_cast<std::uint32_t>(kTopP)},
+                                      {"cand_val", "cand_tok", "top_tok", "top_prob", "token"}, "merge",
+                                      {std::uint32_t(kMaxK)});
         return VulkanPlan{{partial, merge}};
       });
 }

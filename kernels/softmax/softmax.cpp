@@ -37,8 +37,8 @@ PERFGATE_KERNEL(softmax) {
         softmax_rows(buf.get<float>("x").data(), buf.get<float>("y").data(), p["rows"], p["cols"]);
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
-        return VulkanPlan{{row_dispatch("softmax/softmax", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "softmax"), p["rows"],
-                                        {std::uint32_t(p["rows"]), std::uint32_t(p["cols"])},
-                                        {"x", "y"}, "softmax")}};
+        return VulkanPlan{{row_dispatch(
+            "softmax/softmax", limits, p["wg"], items_per_thread(p["cols"] / 4, p["wg"], "softmax"),
+            p["rows"], {std::uint32_t(p["rows"]), std::uint32_t(p["cols"])}, {"x", "y"}, "softmax")}};
       });
 }

@@ -45,10 +45,14 @@ PERFGATE_KERNEL(triad) {
       // kernels/triad/triad.comp: copy's tiling; the scalar travels as a push constant.
       .vulkan([](const Params& p, const DeviceLimits& d) {
         const auto n = static_cast<std::uint32_t>(p["n"]);
-        const auto wg = static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
+        const auto wg =
+            static_cast<std::uint32_t>(std::min<std::int64_t>(p["wg"], d.max_workgroup_invocations));
         const std::uint32_t tiles = ((n + 3) / 4 + 4 * wg - 1) / (4 * wg);  // 4 vec4s per thread
-        return VulkanPlan{{Dispatch{"triad/triad", {"a", "b", "c"}, {wg, 4},
+        return VulkanPlan{{Dispatch{"triad/triad",
+                                    {"a", "b", "c"},
+                                    {wg, 4},
                                     {n, std::bit_cast<std::uint32_t>(kScalar)},
-                                    {std::clamp(tiles, 1u, 65535u), 1, 1}, "triad"}}};
+                                    {std::clamp(tiles, 1u, 65535u), 1, 1},
+                                    "triad"}}};
       });
 }

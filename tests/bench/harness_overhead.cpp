@@ -24,7 +24,9 @@ KernelDef empty_kernel() {
       .buffers([](const Params&) {
         return std::vector<BufferSpec>{{"x", ElementType::f32, 16, BufferRole::output}};
       })
-      .cost([](const Params&) { return Cost{0, 64, 0}; })
+      .cost([](const Params&) {
+        return Cost{0, 64, 0};
+      })
       .cpu([](const Params&, Buffers&) {});
 }
 

@@ -43,7 +43,8 @@ TEST(CiPipelines, GitlabPipelineHasTheGateAndAManualProtectedApproval) {
     const YAML::Node job = pipeline[name];
     ASSERT_TRUE(job) << name;
     ASSERT_TRUE(job["script"].IsSequence()) << name;
-    for (const auto& line : job["script"]) EXPECT_TRUE(line.IsScalar()) << name << ": a script line that is not text";
+    for (const auto& line : job["script"])
+      EXPECT_TRUE(line.IsScalar()) << name << ": a script line that is not text";
   }
   const YAML::Node approve = pipeline["approve-baseline"];
   EXPECT_EQ(approve["environment"]["name"].as<std::string>(), "perf-baselines");
@@ -75,7 +76,8 @@ TEST(CiPipelines, GithubPullRequestsAreGatedAgainstTheirMergeBase) {
   // The stored-baseline gate measures pull requests only on dedicated machine classes.
   std::string perf_gate_if;
   for (const auto& step : jobs["perf"]["steps"])
-    if (step["name"] && step["name"].as<std::string>() == "Perf gate") perf_gate_if = step["if"].as<std::string>();
+    if (step["name"] && step["name"].as<std::string>() == "Perf gate")
+      perf_gate_if = step["if"].as<std::string>();
   EXPECT_NE(perf_gate_if.find("matrix.dedicated"), std::string::npos);
 }
 
@@ -91,7 +93,8 @@ TEST(CiPipelines, GitlabMergeRequestsAreGatedAgainstTheirMergeBase) {
   EXPECT_NE(script.find("git worktree add"), std::string::npos);
   EXPECT_NE(script.find("PERFGATE_BASE="), std::string::npos);
   EXPECT_NE(script.find("ctest --test-dir build -L perf"), std::string::npos);
-  EXPECT_NE(pipeline["perf"]["rules"][0]["if"].as<std::string>().find("!= \"merge_request_event\""), std::string::npos);
+  EXPECT_NE(pipeline["perf"]["rules"][0]["if"].as<std::string>().find("!= \"merge_request_event\""),
+            std::string::npos);
 }
 
 }  // namespace

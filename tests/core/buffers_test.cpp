@@ -1,9 +1,10 @@
+#include "perfgate/buffers.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "perfgate/buffers.h"
 #include "perfgate/error.h"
 #include "perfgate/kernel.h"
 

@@ -8,12 +8,12 @@
 
 #include "perfgate/error.h"
 
-#define PERFGATE_FUZZ_TARGET(read_text)                                            \
+#define PERFGATE_FUZZ_TARGET(read_text)                                               \
   extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
-    const std::string text(reinterpret_cast<const char*>(data), size);             \
-    try {                                                                          \
-      read_text(text);                                                             \
-    } catch (const perfgate::Error&) {                                             \
-    }                                                                              \
-    return 0;                                                                      \
+    const std::string text(reinterpret_cast<const char*>(data), size);                \
+    try {                                                                             \
+      read_text(text);                                                                \
+    } catch (const perfgate::Error&) {                                                \
+    }                                                                                 \
+    return 0;                                                                         \
   }

@@ -37,7 +37,8 @@ TEST(Confirmation, ConfirmedRegressionStands) {
   EXPECT_EQ(r.first_verdict, Verdict::regressed);
   ASSERT_EQ(r.confirmations.size(), 1u);
   EXPECT_DOUBLE_EQ(r.confirmations[0].change_pct, 4.9);
-  EXPECT_NE(r.message.find("confirmed by 1 fresh measurement (latency_ns +4.9%)"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("confirmed by 1 fresh measurement (latency_ns +4.9%)"), std::string::npos)
+      << r.message;
 }
 
 TEST(Confirmation, AOneOffDoesNotStand) {

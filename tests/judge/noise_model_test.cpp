@@ -79,7 +79,7 @@ TEST(NoiseModel, OneOddRunNeitherWidensNorNarrows) {
   for (double& x : c.baseline[3]) x *= 1.25;  // one run 25% slower (a busy neighbour)
   const Judgement j = judge(c);
   EXPECT_FALSE(j.unstable);
-  EXPECT_EQ(j.threshold_source, "floor");   // not widened towards 25%
+  EXPECT_EQ(j.threshold_source, "floor");  // not widened towards 25%
   EXPECT_NE(j.noise_note.find("one run"), std::string::npos) << j.noise_note;
   Case slow = c;
   for (double& x : slow.current) x *= 1.05;
@@ -90,7 +90,7 @@ TEST(NoiseModel, MultimodalRunsAreUnstableWithAStatedAllowance) {
   Case c = gpu_case(4, 1.0, 0.002, 7);
   for (int r : {1, 4, 6})
     for (double& x : c.baseline[r]) x *= 1.10;  // three of seven runs in a mode 10% slower
-  for (double& x : c.current) x *= 1.10;       // and the check lands in it
+  for (double& x : c.current) x *= 1.10;        // and the check lands in it
   const Judgement j = judge(c);
   EXPECT_TRUE(j.unstable);
   EXPECT_EQ(j.threshold_source, "unstable");

@@ -43,7 +43,8 @@ overrides:
 )";
 
 TEST(ThresholdSet, ResolvesDefaults) {
-  const Thresholds t = ThresholdSet::from_yaml_text(kExample, "default.yaml").resolve("triad/cpu/n=1", "cpu-x");
+  const Thresholds t =
+      ThresholdSet::from_yaml_text(kExample, "default.yaml").resolve("triad/cpu/n=1", "cpu-x");
   EXPECT_DOUBLE_EQ(t.significance, 0.01);
   EXPECT_EQ(t.remeasure, 2);
   EXPECT_DOUBLE_EQ(t.noise_factor, 2.0);
@@ -85,9 +86,11 @@ TEST(ThresholdSet, LaterMatchingOverridesWinFieldByField) {
 }
 
 TEST(ThresholdSet, DirectionDefaultsFromTheMetricName) {
-  const Thresholds t = ThresholdSet::from_yaml_text(
-      "defaults:\n  metrics:\n    cold_latency_ns: {max_regression_pct: 20}\n    gflops: {floor: 5}\n", "d.yaml")
-      .resolve("a", "b");
+  const Thresholds t =
+      ThresholdSet::from_yaml_text(
+          "defaults:\n  metrics:\n    cold_latency_ns: {max_regression_pct: 20}\n    gflops: {floor: 5}\n",
+          "d.yaml")
+          .resolve("a", "b");
   EXPECT_EQ(t.metrics.at("cold_latency_ns").direction, Direction::lower);
   EXPECT_EQ(t.metrics.at("gflops").direction, Direction::higher);
   EXPECT_DOUBLE_EQ(t.significance, 0.01);  // built-in values for what a file leaves out
@@ -101,9 +104,7 @@ struct TempDir {
     std::filesystem::create_directories(path);
   }
   ~TempDir() { std::filesystem::remove_all(path); }
-  void write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-  }
+  void write(const std::string& name, const std::string& text) const { std::ofstream(path / name) << text; }
 };
 
 TEST(ThresholdSet, LoadsEveryFileInNameOrder) {
@@ -117,7 +118,7 @@ TEST(ThresholdSet, LoadsEveryFileInNameOrder) {
   EXPECT_NE(set.files()[0].find("a_default.yaml"), std::string::npos);
   const Thresholds t = set.resolve("copy/cpu/n=1", "cpu-x");
   EXPECT_EQ(t.metrics.at("latency_ns").max_regression_pct, 40);  // b_team's override is last
-  EXPECT_DOUBLE_EQ(t.noise_factor, 3);                            // defaults merge across files
+  EXPECT_DOUBLE_EQ(t.noise_factor, 3);                           // defaults merge across files
   EXPECT_DOUBLE_EQ(t.significance, 0.01);
 }
 
@@ -129,8 +130,10 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
   EXPECT_EQ(t.metrics.at("latency_ns").min_allowed_pct, 2);
   EXPECT_EQ(t.confirm, 1);
   // Machines whose drift between periods the baseline cannot see keep a fixed, wide allowance.
-  EXPECT_EQ(set.resolve("copy/cpu/n=1048576", "cpu-amd-epyc-2t").metrics.at("latency_ns").max_regression_pct, 150);
-  EXPECT_EQ(set.resolve("copy/vulkan/n=1048576", "llvmpipe").metrics.at("latency_ns").max_regression_pct, 900);
+  EXPECT_EQ(set.resolve("copy/cpu/n=1048576", "cpu-amd-epyc-2t").metrics.at("latency_ns").max_regression_pct,
+            150);
+  EXPECT_EQ(set.resolve("copy/vulkan/n=1048576", "llvmpipe").metrics.at("latency_ns").max_regression_pct,
+            900);
   EXPECT_EQ(t.metrics.at("latency_ns").direction, Direction::lower);
   EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, Direction::higher);
 }
@@ -152,33 +155,53 @@ template <class Load>
 }
 
 TEST(ThresholdErrors, UnknownKeyNamesFileLineAndKey) {
-  EXPECT_TRUE(text_fails_with(
-      "defaults:\n  significance: 0.01\n  metrics:\n    latency_ns: {direction: lower, max_regresion_pct: 10}\n",
-      "t.yaml:4: defaults.metrics.latency_ns.max_regresion_pct: unknown key"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  significance: 0.01\n  metrics:\n    latency_ns: {direction: lower, "
+                      "max_regresion_pct: 10}\n",
+                      "t.yaml:4: defaults.metrics.latency_ns.max_regresion_pct: unknown key"));
   EXPECT_TRUE(text_fails_with("defaults: {}\nextra: 1\n", "t.yaml:2: extra: unknown key"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_sample: 3}\n", "t.yaml:2: defaults.sampling.min_sample"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  sampling: {min_sample: 3}\n", "t.yaml:2: defaults.sampling.min_sample"));
 }
 
 TEST(ThresholdErrors, WrongTypes) {
-  EXPECT_TRUE(text_fails_with("defaults:\n  significance: lots\n", "t.yaml:2: defaults.significance: expected a number, got \"lots\""));
+  EXPECT_TRUE(text_fails_with("defaults:\n  significance: lots\n",
+                              "t.yaml:2: defaults.significance: expected a number, got \"lots\""));
   // A quoted number is a string.
-  EXPECT_TRUE(text_fails_with("defaults:\n  noise_factor: \"2\"\n", "t.yaml:2: defaults.noise_factor: expected a number"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1.5\n", "t.yaml:2: defaults.remeasure: expected a whole number"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  metrics: [latency_ns]\n", "t.yaml:2: defaults.metrics: expected a map, got a list"));
-  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides: {match: {}}\n", "t.yaml:2: overrides: expected a list"));
-  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides:\n  - match: {case: [a]}\n", "t.yaml:3: overrides[0].match.case: expected a string"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  noise_factor: \"2\"\n",
+                              "t.yaml:2: defaults.noise_factor: expected a number"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1.5\n",
+                              "t.yaml:2: defaults.remeasure: expected a whole number"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics: [latency_ns]\n",
+                              "t.yaml:2: defaults.metrics: expected a map, got a list"));
+  EXPECT_TRUE(
+      text_fails_with("defaults: {}\noverrides: {match: {}}\n", "t.yaml:2: overrides: expected a list"));
+  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides:\n  - match: {case: [a]}\n",
+                              "t.yaml:3: overrides[0].match.case: expected a string"));
 }
 
 TEST(ThresholdErrors, OutOfRangeValues) {
-  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    gflops: {max_regression_pct: -5}\n", "t.yaml:3: defaults.metrics.gflops.max_regression_pct: must be at least 0, got -5"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    gflops: {min_allowed_pct: -1}\n", "t.yaml:3: defaults.metrics.gflops.min_allowed_pct: must be at least 0, got -1"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  confirm: -1\n", "t.yaml:2: defaults.confirm: must be at least 0, got -1"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  significance: 1.5\n", "defaults.significance: must be between 0 and 1"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_samples: 0}\n", "min_samples: must be at least 1"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    gflops: {direction: sideways}\n", "t.yaml:3: defaults.metrics.gflops.direction: expected \"lower\" or \"higher\""));
-  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    latency: {max_regression_pct: 5}\n", "t.yaml:3: defaults.metrics.latency: unknown metric"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_samples: 50, max_samples: 20}\n", "t.yaml:2: sampling: min_samples (50) exceeds max_samples (20)"));
-  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides:\n  - sampling: {min_samples: 500}\n", "t.yaml:3: sampling: min_samples (500) exceeds"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  metrics:\n    gflops: {max_regression_pct: -5}\n",
+                      "t.yaml:3: defaults.metrics.gflops.max_regression_pct: must be at least 0, got -5"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  metrics:\n    gflops: {min_allowed_pct: -1}\n",
+                      "t.yaml:3: defaults.metrics.gflops.min_allowed_pct: must be at least 0, got -1"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  confirm: -1\n",
+                              "t.yaml:2: defaults.confirm: must be at least 0, got -1"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  significance: 1.5\n", "defaults.significance: must be between 0 and 1"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  sampling: {min_samples: 0}\n", "min_samples: must be at least 1"));
+  EXPECT_TRUE(
+      text_fails_with("defaults:\n  metrics:\n    gflops: {direction: sideways}\n",
+                      "t.yaml:3: defaults.metrics.gflops.direction: expected \"lower\" or \"higher\""));
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics:\n    latency: {max_regression_pct: 5}\n",
+                              "t.yaml:3: defaults.metrics.latency: unknown metric"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {min_samples: 50, max_samples: 20}\n",
+                              "t.yaml:2: sampling: min_samples (50) exceeds max_samples (20)"));
+  EXPECT_TRUE(text_fails_with("defaults: {}\noverrides:\n  - sampling: {min_samples: 500}\n",
+                              "t.yaml:3: sampling: min_samples (500) exceeds"));
 }
 
 TEST(ThresholdErrors, StructuralProblems) {
@@ -186,17 +209,20 @@ TEST(ThresholdErrors, StructuralProblems) {
   EXPECT_TRUE(text_fails_with("defaults:\n  significance: [oops\n", "malformed YAML"));
   EXPECT_TRUE(text_fails_with("overrides: []\n", "defaults: no thresholds file has a `defaults` section"));
   EXPECT_TRUE(text_fails_with("", "no thresholds file has a `defaults`"));
-  EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1\n  remeasure: 2\n", "t.yaml:3: defaults.remeasure: given twice"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1\n  remeasure: 2\n",
+                              "t.yaml:3: defaults.remeasure: given twice"));
   EXPECT_TRUE(text_fails_with("- 1\n- 2\n", "t.yaml:1: expected a map, got a list"));
 }
 
 TEST(ThresholdErrors, FolderProblems) {
-  const std::filesystem::path missing = std::filesystem::temp_directory_path() / "perfgate_no_such_thresholds";
+  const std::filesystem::path missing =
+      std::filesystem::temp_directory_path() / "perfgate_no_such_thresholds";
   EXPECT_TRUE(fails_with([&] { ThresholdSet::load(missing); },
                          "perfgate_no_such_thresholds: thresholds folder not found"));
   TempDir dir("nodefaults");
   dir.write("only_overrides.yaml", "overrides: []\n");
-  EXPECT_TRUE(fails_with([&] { ThresholdSet::load(dir.path); }, "no thresholds file has a `defaults` section"));
+  EXPECT_TRUE(
+      fails_with([&] { ThresholdSet::load(dir.path); }, "no thresholds file has a `defaults` section"));
   dir.write("bad.yaml", "defaults:\n  noise_factor: x\n");
   EXPECT_TRUE(fails_with([&] { ThresholdSet::load(dir.path); }, "bad.yaml:2: defaults.noise_factor"));
 }

@@ -28,8 +28,7 @@ MetricThreshold bandwidth_threshold() {
 
 // A noisy 2-core machine: lognormal samples with the given CV around `median`, plus a few
 // preemption outliers (1.5-3x slower) that a shared runner produces.
-std::vector<double> noisy(std::mt19937_64& rng, int n, double median, double cv,
-                          double outlier_rate = 0.05) {
+std::vector<double> noisy(std::mt19937_64& rng, int n, double median, double cv, double outlier_rate = 0.05) {
   const double sigma = std::sqrt(std::log(1 + cv * cv));
   std::normal_distribution<double> z(0, 1);
   std::uniform_real_distribution<double> u(0, 1);
@@ -136,8 +135,10 @@ TEST(VerdictSlowdown, TwiceAsSlowAlwaysRegresses) {
 }
 
 TEST(VerdictSlowdown, ReasonIsOneReadableLine) {
-  const std::vector<std::vector<double>> baseline = {{1.00e6, 1.01e6, 1.02e6, 0.99e6, 1.01e6, 1.0e6, 1.02e6, 1.01e6, 1.0e6, 1.01e6}};
-  const std::vector<double> current = {1.52e6, 1.5e6, 1.53e6, 1.52e6, 1.51e6, 1.54e6, 1.52e6, 1.52e6, 1.5e6, 1.53e6};
+  const std::vector<std::vector<double>> baseline = {
+      {1.00e6, 1.01e6, 1.02e6, 0.99e6, 1.01e6, 1.0e6, 1.02e6, 1.01e6, 1.0e6, 1.01e6}};
+  const std::vector<double> current = {1.52e6, 1.5e6,  1.53e6, 1.52e6, 1.51e6,
+                                       1.54e6, 1.52e6, 1.52e6, 1.5e6,  1.53e6};
   const Judgement j = judge_metric("latency_ns", current, baseline, latency_threshold(), 0.01, 2.0);
   EXPECT_EQ(j.verdict, Verdict::regressed);
   EXPECT_EQ(j.metric, "latency_ns");
@@ -146,7 +147,12 @@ TEST(VerdictSlowdown, ReasonIsOneReadableLine) {
   EXPECT_NEAR(j.change_pct, 50.495, 0.01);
   EXPECT_DOUBLE_EQ(j.threshold_pct, 15);  // one run: no run-to-run spread
   EXPECT_EQ(j.reason.find('\n'), std::string::npos);
-  EXPECT_EQ(j.reason.rfind("median 1.52 ms vs 1.01 ms: 50.5% worse (allowed 15.0%, fixed max_regression_pct; one baseline run", 0), 0u) << j.reason;
+  EXPECT_EQ(
+      j.reason.rfind(
+          "median 1.52 ms vs 1.01 ms: 50.5% worse (allowed 15.0%, fixed max_regression_pct; one baseline run",
+          0),
+      0u)
+      << j.reason;
 }
 
 TEST(VerdictImproved, TwiceAsFastImprovesAndSaysSo) {
@@ -242,8 +248,10 @@ TEST(VerdictFloor, JudgedWithoutABaseline) {
 
 TEST(VerdictEdges, EmptySamples) {
   const std::vector<double> some = {1, 2, 3};
-  EXPECT_EQ(judge_metric("latency_ns", {}, {{1, 2, 3}}, latency_threshold(), 0.01, 2).verdict, Verdict::error);
-  EXPECT_EQ(judge_metric("latency_ns", some, {{}}, latency_threshold(), 0.01, 2).verdict, Verdict::no_baseline);
+  EXPECT_EQ(judge_metric("latency_ns", {}, {{1, 2, 3}}, latency_threshold(), 0.01, 2).verdict,
+            Verdict::error);
+  EXPECT_EQ(judge_metric("latency_ns", some, {{}}, latency_threshold(), 0.01, 2).verdict,
+            Verdict::no_baseline);
 }
 
 TEST(VerdictEdges, Reproducible) {

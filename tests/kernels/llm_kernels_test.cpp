@@ -105,9 +105,12 @@ TEST(KernelsCpu, CostModelsAreMinimalTraffic) {
 
 TEST(KernelsCpu, SamplingRefusesZeroRoundsOrWorkgroup) {  // they divide the vocabulary
   const KernelDef& k = kernel("sampling");
-  EXPECT_TRUE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 128}, {"rounds", 1}}), Backend::vulkan));
-  EXPECT_FALSE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 128}, {"rounds", 0}}), Backend::vulkan));
-  EXPECT_FALSE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 0}, {"rounds", 1}}), Backend::vulkan));
+  EXPECT_TRUE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 128}, {"rounds", 1}}),
+                         Backend::vulkan));
+  EXPECT_FALSE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 128}, {"rounds", 0}}),
+                          Backend::vulkan));
+  EXPECT_FALSE(k.is_valid(Params({{"vocab", 32000}, {"batch", 1}, {"k", 40}, {"wg", 0}, {"rounds", 1}}),
+                          Backend::vulkan));
 }
 
 TEST(KernelsCpu, SamplingCheckRejectsAWrongTokenSetOrDraw) {
@@ -129,10 +132,20 @@ TEST(KernelsCpu, SamplingCheckRejectsAWrongTokenSetOrDraw) {
 }
 
 // Every default point of every LLM kernel on Vulkan, with and without subgroup arithmetic.
-const std::vector<std::string> kLlmKernels = {
-    "matmul", "f16_matvec", "q4_0_matvec", "q4_0_q8_matvec", "softmax", "rmsnorm", "layernorm",
-    "attention_qkv", "attention_scores", "attention_softmax", "attention_weighted_sum",
-    "attention_output", "attention_layer", "sampling"};
+const std::vector<std::string> kLlmKernels = {"matmul",
+                                              "f16_matvec",
+                                              "q4_0_matvec",
+                                              "q4_0_q8_matvec",
+                                              "softmax",
+                                              "rmsnorm",
+                                              "layernorm",
+                                              "attention_qkv",
+                                              "attention_scores",
+                                              "attention_softmax",
+                                              "attention_weighted_sum",
+                                              "attention_output",
+                                              "attention_layer",
+                                              "sampling"};
 
 std::vector<Params> default_points(const KernelDef& k, Backend backend) {
   std::vector<std::vector<std::pair<std::string, std::int64_t>>> points{{}};
@@ -233,7 +246,8 @@ TEST(KernelsVulkanPlan, MatvecFallsBackWhereSubgroupRowsDoNotFit) {
 #endif
   }
   limits.subgroup_size = 4;  // Q4_0's 8 lanes per pair of blocks do not divide it; f16 fits
-  EXPECT_EQ(kernel("q4_0_matvec").vulkan_plan(p, limits).dispatches[0].shader, "q4_0_matvec/q4_0_matvec_shared");
+  EXPECT_EQ(kernel("q4_0_matvec").vulkan_plan(p, limits).dispatches[0].shader,
+            "q4_0_matvec/q4_0_matvec_shared");
   EXPECT_EQ(kernel("f16_matvec").vulkan_plan(p, limits).dispatches[0].shader, "f16_matvec/f16_matvec_rows");
 }
 
@@ -262,7 +276,8 @@ TEST(KernelsVulkanPlan, MatmulSweepCoversTilesAndWorkgroups) {
   for (std::int64_t tile : {16, 32, 64}) {
     bool any = false;
     for (std::int64_t wg : {64, 128, 256})
-      any |= k.is_valid(Params({{"m", 512}, {"n", 512}, {"k", 512}, {"tile", tile}, {"wg", wg}}), Backend::vulkan);
+      any |= k.is_valid(Params({{"m", 512}, {"n", 512}, {"k", 512}, {"tile", tile}, {"wg", wg}}),
+                        Backend::vulkan);
     EXPECT_TRUE(any) << "tile " << tile;
   }
 }

@@ -1,9 +1,10 @@
+#include "measure/case_selection.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <limits>
 
-#include "measure/case_selection.h"
 #include "error_text.h"
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
@@ -66,12 +67,18 @@ TEST(MeasureAxisOption, OverflowsAndHugeRangesAreErrors) {
   EXPECT_EQ(parse_axis_option("n=8G").second, (std::vector<std::int64_t>{std::int64_t{8} << 30}));
   EXPECT_EQ(parse_axis_option("n=9223372036854775807").second,
             (std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max()}));
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n=99999999999999G"); }).find("'99999999999999G' is too large"),
+  EXPECT_NE(testing::error_text([] {
+              parse_axis_option("n=99999999999999G");
+            }).find("'99999999999999G' is too large"),
             std::string::npos);
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n=9223372036854775808"); }).find("too large"), std::string::npos);
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n=8589934592G"); }).find("too large"), std::string::npos);
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n=12x"); }).find("unknown suffix"), std::string::npos);
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n= 12"); }).find("not an integer"), std::string::npos);
+  EXPECT_NE(testing::error_text([] { parse_axis_option("n=9223372036854775808"); }).find("too large"),
+            std::string::npos);
+  EXPECT_NE(testing::error_text([] { parse_axis_option("n=8589934592G"); }).find("too large"),
+            std::string::npos);
+  EXPECT_NE(testing::error_text([] { parse_axis_option("n=12x"); }).find("unknown suffix"),
+            std::string::npos);
+  EXPECT_NE(testing::error_text([] { parse_axis_option("n= 12"); }).find("not an integer"),
+            std::string::npos);
   // Doubling up to 2^63 - 1 ends at 2^62 instead of overflowing and running on.
   const auto doubling = parse_axis_option("n=1:9223372036854775807:x2").second;
   ASSERT_EQ(doubling.size(), 63u);
@@ -79,9 +86,11 @@ TEST(MeasureAxisOption, OverflowsAndHugeRangesAreErrors) {
   const auto adding = parse_axis_option("n=9223372036854775800:9223372036854775807:+5").second;
   EXPECT_EQ(adding, (std::vector<std::int64_t>{9223372036854775800, 9223372036854775805}));
   EXPECT_EQ(parse_axis_option("n=1:4096:+1").second.size(), 4096u);
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n=1:4097:+1"); }).find("more than 4096 values"), std::string::npos);
-  EXPECT_NE(testing::error_text([] { parse_axis_option("n=1:9223372036854775807:+1"); }).find("more than 4096"),
+  EXPECT_NE(testing::error_text([] { parse_axis_option("n=1:4097:+1"); }).find("more than 4096 values"),
             std::string::npos);
+  EXPECT_NE(
+      testing::error_text([] { parse_axis_option("n=1:9223372036854775807:+1"); }).find("more than 4096"),
+      std::string::npos);
 }
 
 TEST(MeasureSelection, AxisValuesOutsideTheKernelsLimitsAreErrors) {
@@ -91,12 +100,16 @@ TEST(MeasureSelection, AxisValuesOutsideTheKernelsLimitsAreErrors) {
     s.backends = {Backend::cpu};
     s.axes["n"] = {4096, bad};
     const std::string message = testing::error_text([&] { select_cases(s); });
-    EXPECT_NE(message.find("axis n=" + std::to_string(bad) + " is out of range for kernel copy (allowed: 1 to 4294967296)"),
+    EXPECT_NE(message.find("axis n=" + std::to_string(bad) +
+                           " is out of range for kernel copy (allowed: 1 to 4294967296)"),
               std::string::npos)
         << message;
   }
-  EXPECT_NE(testing::error_text([] { parse_case_id("copy/cpu/n=0"); }).find("axis n=0 is out of range"), std::string::npos);
-  EXPECT_NE(testing::error_text([] { parse_case_id("copy/cpu/n=-4314853064373698560"); }).find("out of range"), std::string::npos);
+  EXPECT_NE(testing::error_text([] { parse_case_id("copy/cpu/n=0"); }).find("axis n=0 is out of range"),
+            std::string::npos);
+  EXPECT_NE(
+      testing::error_text([] { parse_case_id("copy/cpu/n=-4314853064373698560"); }).find("out of range"),
+      std::string::npos);
   Selection square;  // each value allowed, their product past 2^62
   square.kernel_glob = "q4_0_matvec";
   square.backends = {Backend::cpu};

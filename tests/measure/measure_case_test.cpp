@@ -1,10 +1,11 @@
+#include "measure/measure_case.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "measure/device.h"
-#include "measure/measure_case.h"
 #include "measure/sampler.h"
 #include "perfgate/registry.h"
 
@@ -44,9 +45,9 @@ KernelDef forgetful_copy() {
 
 TEST(MeasureCase, MemoryKernelsAreCorrectAndMeasured) {
   auto device = open_cpu_device();
-  for (const auto& spec : {small_case("copy", {{"n", 4096}}), small_case("triad", {{"n", 4096}}),
-                           small_case("reduce", {{"n", 100000}}),
-                           small_case("fma_peak", {{"n", 64}, {"iters", 64}})}) {
+  for (const auto& spec :
+       {small_case("copy", {{"n", 4096}}), small_case("triad", {{"n", 4096}}),
+        small_case("reduce", {{"n", 100000}}), small_case("fma_peak", {{"n", 64}, {"iters", 64}})}) {
     CaseResult r = measure_case(*device, spec, quick(), Peaks{10, 100}, 42);
     EXPECT_EQ(r.verdict, Verdict::no_baseline) << spec.id << ": " << r.message;
     ASSERT_TRUE(r.metrics.count("latency_ns")) << spec.id;
@@ -64,8 +65,7 @@ TEST(MeasureCase, UnwrittenOutputIsAnError) {
   auto device = open_cpu_device();
   KernelDef bad = forgetful_copy();
   Params params({{"n", 1024}});
-  CaseResult r = measure_case(*device, {&bad, Backend::cpu, params, "copy/cpu/n=1024"}, quick(),
-                              Peaks{}, 7);
+  CaseResult r = measure_case(*device, {&bad, Backend::cpu, params, "copy/cpu/n=1024"}, quick(), Peaks{}, 7);
   EXPECT_EQ(r.verdict, Verdict::error);
   EXPECT_NE(r.message.find("wrong result"), std::string::npos) << r.message;
   EXPECT_TRUE(r.metrics.empty()) << "a wrong kernel is never timed";

@@ -64,23 +64,28 @@ TEST(NotifyConfig, MalformedUrlsAreRedactedToSchemeAndHost) {
     EXPECT_EQ(message.find("T0KEN"), std::string::npos) << message;
     EXPECT_NE(message.find("PERFGATE_WEBHOOK_URL"), std::string::npos) << message;
   }
-  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_URL", "https://hooks.example.com:99999/T0KEN"}}).find("https://hooks.example.com"),
+  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_URL", "https://hooks.example.com:99999/T0KEN"}})
+                .find("https://hooks.example.com"),
             std::string::npos);
   EXPECT_EQ(redact_url("https://user:pw@hooks.example.com:8443/a/b?c=d"), "https://hooks.example.com");
   EXPECT_EQ(redact_url("garbage"), "<malformed>");
 }
 
 TEST(NotifyConfig, UnknownValuesAreErrors) {
-  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_FORMAT", "teams"}}).find("PERFGATE_WEBHOOK_FORMAT"), std::string::npos);
-  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_SEND", "sometimes"}}).find("PERFGATE_WEBHOOK_SEND"), std::string::npos);
+  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_FORMAT", "teams"}}).find("PERFGATE_WEBHOOK_FORMAT"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"PERFGATE_WEBHOOK_SEND", "sometimes"}}).find("PERFGATE_WEBHOOK_SEND"),
+            std::string::npos);
   EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_TIMEOUT_S", "-1"}}).empty());
   EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_ATTEMPTS", "100"}}).empty());
   EXPECT_FALSE(error_of({{"PERFGATE_WEBHOOK_CA_BUNDLE", "/no/such/bundle.pem"}}).empty());
 }
 
 TEST(NotifyConfig, ScrubRemovesPathAndQueryTokens) {
-  const WebhookUrl url = WebhookUrl::parse("https://hooks.example.com/services/T0/B0/SECRETTOKEN?sig=QUERYSECRET");
-  const std::string scrubbed = url.scrub("posting to " + url.full() + " failed; token SECRETTOKEN, sig QUERYSECRET");
+  const WebhookUrl url =
+      WebhookUrl::parse("https://hooks.example.com/services/T0/B0/SECRETTOKEN?sig=QUERYSECRET");
+  const std::string scrubbed =
+      url.scrub("posting to " + url.full() + " failed; token SECRETTOKEN, sig QUERYSECRET");
   EXPECT_EQ(scrubbed.find("SECRETTOKEN"), std::string::npos) << scrubbed;
   EXPECT_EQ(scrubbed.find("QUERYSECRET"), std::string::npos) << scrubbed;
   EXPECT_NE(scrubbed.find("failed"), std::string::npos);
@@ -93,7 +98,8 @@ TEST(NotifyConfig, ASecretWithoutItsPrefixIsAWarningAndTheBudgetIsRead) {
                                      {"PERFGATE_WEBHOOK_BUDGET_S", "7.5"}},
                                     &warnings);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("PERFGATE_WEBHOOK_SECRET: the signing secret does not start with whsec_"), std::string::npos);
+  EXPECT_NE(warnings[0].find("PERFGATE_WEBHOOK_SECRET: the signing secret does not start with whsec_"),
+            std::string::npos);
   EXPECT_EQ(warnings[0].find("MfKQ9r8G"), std::string::npos) << "the warning shows the secret";
   EXPECT_DOUBLE_EQ(config.budget_s, 7.5);
   EXPECT_DOUBLE_EQ(load({}).budget_s, 30);
@@ -102,8 +108,9 @@ TEST(NotifyConfig, ASecretWithoutItsPrefixIsAWarningAndTheBudgetIsRead) {
 
 TEST(NotifyConfig, ScrubRemovesDecodedTokensToo) {
   const WebhookUrl url = WebhookUrl::parse("http://host/hooks/T0KEN%3123?key=SECRE%54Q+X");
-  for (const std::string echoed : {"HTTP 400: refused /hooks/T0KEN123?key=SECRETQ X", "refused T0KEN123 and SECRETQ+X",
-                                   "refused /hooks/T0KEN%3123?key=SECRE%54Q+X", "refused T0KEN%3123 / SECRE%54Q+X"}) {
+  for (const std::string echoed :
+       {"HTTP 400: refused /hooks/T0KEN123?key=SECRETQ X", "refused T0KEN123 and SECRETQ+X",
+        "refused /hooks/T0KEN%3123?key=SECRE%54Q+X", "refused T0KEN%3123 / SECRE%54Q+X"}) {
     const std::string scrubbed = url.scrub(echoed);
     for (const char* secret : {"T0KEN123", "T0KEN%31", "SECRETQ", "SECRE%54"})
       EXPECT_EQ(scrubbed.find(secret), std::string::npos) << scrubbed;
@@ -128,8 +135,9 @@ class NotifyConfigFile : public ::testing::Test {
 };
 
 TEST_F(NotifyConfigFile, ReadsTheFileAndTheEnvironmentWins) {
-  const fs::path file = write("url: https://receiver.example.com/hook/ABC\nsecret: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n"
-                              "format: slack\nsend: deltas\n");
+  const fs::path file = write(
+      "url: https://receiver.example.com/hook/ABC\nsecret: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n"
+      "format: slack\nsend: deltas\n");
   std::vector<std::string> warnings;
   WebhookConfig config = load({{"PERFGATE_WEBHOOK_CONFIG", file.string()}}, &warnings);
   ASSERT_TRUE(config.url);

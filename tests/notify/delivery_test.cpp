@@ -42,10 +42,8 @@ struct ScriptedReceiver {
               if (!script.empty()) script.pop_front();
               return next;
             },
-            [this](milliseconds wait) { sleeps.push_back(wait), now += 1; },
-            [this] { return now; },
-            [this](const std::string& line) { logs.push_back(line); },
-            &random};
+            [this](milliseconds wait) { sleeps.push_back(wait), now += 1; }, [this] { return now; },
+            [this](const std::string& line) { logs.push_back(line); }, &random};
   }
 };
 
@@ -75,7 +73,8 @@ TEST(NotifyDelivery, RetriesServerErrorsThenDeliversWithOneId) {
     EXPECT_EQ(header(r, "Content-Type"), "application/json");
   }
   // The timestamp is fresh per attempt; the id never changes.
-  EXPECT_NE(header(receiver.requests[0], "webhook-timestamp"), header(receiver.requests[2], "webhook-timestamp"));
+  EXPECT_NE(header(receiver.requests[0], "webhook-timestamp"),
+            header(receiver.requests[2], "webhook-timestamp"));
 }
 
 TEST(NotifyDelivery, BackoffGrowsWithJitterWithinBounds) {
@@ -122,7 +121,8 @@ TEST(NotifyDelivery, ClientErrorsAreFinalAndReportTheBody) {
   for (long code : {401L, 403L, 404L, 410L}) {
     ScriptedReceiver r;
     r.script = {status(code)};
-    EXPECT_EQ(deliver(test_alert(), kUrl, nullptr, {}, r.hooks(), kFarDeadline).status, DeliveryStatus::rejected);
+    EXPECT_EQ(deliver(test_alert(), kUrl, nullptr, {}, r.hooks(), kFarDeadline).status,
+              DeliveryStatus::rejected);
   }
   ScriptedReceiver redirected;
   redirected.script = {failure(HttpResponse::Failure::redirect)};
@@ -140,14 +140,16 @@ TEST(NotifyDelivery, ConnectionErrorsAndTimeoutsAreRetried) {
 
   ScriptedReceiver tls;
   tls.script = {failure(HttpResponse::Failure::tls)};
-  EXPECT_EQ(deliver(test_alert(), kUrl, nullptr, {}, tls.hooks(), kFarDeadline).status, DeliveryStatus::failed);
+  EXPECT_EQ(deliver(test_alert(), kUrl, nullptr, {}, tls.hooks(), kFarDeadline).status,
+            DeliveryStatus::failed);
   EXPECT_EQ(tls.requests.size(), 1u);
 }
 
 TEST(NotifyDelivery, StopsAtTheDeadline) {
   ScriptedReceiver receiver;
   receiver.script = {status(500), status(500)};
-  DeliveryResult result = deliver(test_alert(), kUrl, nullptr, {}, receiver.hooks(), std::chrono::steady_clock::now());
+  DeliveryResult result =
+      deliver(test_alert(), kUrl, nullptr, {}, receiver.hooks(), std::chrono::steady_clock::now());
   EXPECT_EQ(result.status, DeliveryStatus::failed);
   EXPECT_EQ(receiver.requests.size(), 1u);
 }

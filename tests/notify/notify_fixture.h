@@ -10,7 +10,9 @@
 
 namespace perfgate::notify_testing {
 
-inline RunResult fixture_run() { return read_results(std::string(PERFGATE_TESTS_DIR) + "/notify/fixtures/run_mixed.json"); }
+inline RunResult fixture_run() {
+  return read_results(std::string(PERFGATE_TESTS_DIR) + "/notify/fixtures/run_mixed.json");
+}
 
 inline CaseResult judged_case(const std::string& id, Verdict verdict, double change_pct) {
   CaseResult c;

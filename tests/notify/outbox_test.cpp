@@ -14,8 +14,8 @@ class NotifyOutbox : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("perfgate-outbox-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-            std::to_string(std::random_device{}()));
+           ("perfgate-outbox-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "-" + std::to_string(std::random_device{}()));
     fs::remove_all(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -72,13 +72,15 @@ TEST(NotifyPayload, DeltasAreOrderedWorstFirstAndFailuresListed) {
 
 TEST(NotifyPayload, CiContextFromGitLabAndJenkinsFillsGaps) {
   CiContext gitlab = ci_context(env_of({{"CI_JOB_URL", "https://gitlab.example.com/g/p/-/jobs/7"},
-                                        {"CI_COMMIT_SHA", "abc"}, {"CI_COMMIT_REF_NAME", "feature"}}));
+                                        {"CI_COMMIT_SHA", "abc"},
+                                        {"CI_COMMIT_REF_NAME", "feature"}}));
   EXPECT_EQ(gitlab.url, "https://gitlab.example.com/g/p/-/jobs/7");
   RunResult run;  // no commit or branch of its own
   RunContext context = run_context(run, gitlab);
   EXPECT_EQ(context.commit, "abc");
   EXPECT_EQ(context.branch, "feature");
-  EXPECT_EQ(ci_context(env_of({{"BUILD_URL", "https://ci.example.com/job/1/"}})).url, "https://ci.example.com/job/1/");
+  EXPECT_EQ(ci_context(env_of({{"BUILD_URL", "https://ci.example.com/job/1/"}})).url,
+            "https://ci.example.com/job/1/");
   EXPECT_EQ(ci_context(env_of({})).url, "");
   // The run's own commit wins over the CI's.
   run.commit = "def";

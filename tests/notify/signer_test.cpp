@@ -18,10 +18,12 @@ TEST(NotifySigner, MatchesTheStandardWebhooksVector) {
 // A 32-byte key 00..1f, computed the same way.
 TEST(NotifySigner, MatchesAVectorComputedWithPython) {
   Signer signer("whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
-  EXPECT_EQ(signer.sign("msg_0123", 1700000000, R"({"a":1})"), "v1,rmk+ehrLgRLHKu7/1UqNYvRgbjPRfWnGJFTeJEcjRSg=");
+  EXPECT_EQ(signer.sign("msg_0123", 1700000000, R"({"a":1})"),
+            "v1,rmk+ehrLgRLHKu7/1UqNYvRgbjPRfWnGJFTeJEcjRSg=");
   // The prefix is optional, as in the reference libraries.
   Signer bare("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
-  EXPECT_EQ(bare.sign("msg_0123", 1700000000, R"({"a":1})"), signer.sign("msg_0123", 1700000000, R"({"a":1})"));
+  EXPECT_EQ(bare.sign("msg_0123", 1700000000, R"({"a":1})"),
+            signer.sign("msg_0123", 1700000000, R"({"a":1})"));
 }
 
 TEST(NotifySigner, SignatureCoversIdTimestampAndBody) {

@@ -30,11 +30,13 @@ void check_text_object(const json& text, const std::set<std::string>& types, std
     problems.push_back(where + ": not a text object");
     return;
   }
-  if (!types.count(text["type"].get<std::string>())) problems.push_back(where + ": text type " + text["type"].dump());
+  if (!types.count(text["type"].get<std::string>()))
+    problems.push_back(where + ": text type " + text["type"].dump());
   const auto n = chars(text["text"].get<std::string>());
   if (n == 0 || n > max_chars) problems.push_back(where + ": text of " + std::to_string(n) + " characters");
   for (const auto& [key, value] : text.items())
-    if (key != "type" && key != "text" && key != "emoji" && key != "verbatim") problems.push_back(where + ": key " + key);
+    if (key != "type" && key != "text" && key != "emoji" && key != "verbatim")
+      problems.push_back(where + ": key " + key);
 }
 
 // Every problem found; empty when Slack's documented rules hold.
@@ -47,32 +49,40 @@ std::vector<std::string> slack_schema_problems(const json& payload) {
     return problems;
   }
   const json& blocks = payload["blocks"];
-  if (blocks.empty() || blocks.size() > SlackLimits::max_blocks) problems.push_back("block count " + std::to_string(blocks.size()));
+  if (blocks.empty() || blocks.size() > SlackLimits::max_blocks)
+    problems.push_back("block count " + std::to_string(blocks.size()));
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const json& block = blocks[i];
     const std::string where = "block " + std::to_string(i);
     const std::string type = block.value("type", "");
-    if (block.contains("block_id") && block["block_id"].get<std::string>().size() > 255) problems.push_back(where + ": block_id");
+    if (block.contains("block_id") && block["block_id"].get<std::string>().size() > 255)
+      problems.push_back(where + ": block_id");
     if (type == "header") {
       check_text_object(block["text"], {"plain_text"}, SlackLimits::header_chars, problems, where);
     } else if (type == "section") {
-      if (!block.contains("text") && !block.contains("fields")) problems.push_back(where + ": section without text or fields");
-      if (block.contains("text")) check_text_object(block["text"], {"plain_text", "mrkdwn"}, SlackLimits::section_chars, problems, where);
+      if (!block.contains("text") && !block.contains("fields"))
+        problems.push_back(where + ": section without text or fields");
+      if (block.contains("text"))
+        check_text_object(block["text"], {"plain_text", "mrkdwn"}, SlackLimits::section_chars, problems,
+                          where);
       if (block.contains("fields")) {
         if (block["fields"].size() > 10) problems.push_back(where + ": more than 10 fields");
-        for (const auto& field : block["fields"]) check_text_object(field, {"plain_text", "mrkdwn"}, 2000, problems, where);
+        for (const auto& field : block["fields"])
+          check_text_object(field, {"plain_text", "mrkdwn"}, 2000, problems, where);
       }
     } else if (type == "context") {
       const json& elements = block["elements"];
       if (!elements.is_array() || elements.empty() || elements.size() > SlackLimits::context_elements)
         problems.push_back(where + ": context elements");
       else
-        for (const auto& element : elements) check_text_object(element, {"plain_text", "mrkdwn"}, 3000, problems, where);
+        for (const auto& element : elements)
+          check_text_object(element, {"plain_text", "mrkdwn"}, 3000, problems, where);
     } else if (type == "divider") {
       if (block.size() != 1) problems.push_back(where + ": divider with fields");
     } else if (type == "actions") {
       const json& elements = block["elements"];
-      if (!elements.is_array() || elements.empty() || elements.size() > 25) problems.push_back(where + ": actions elements");
+      if (!elements.is_array() || elements.empty() || elements.size() > 25)
+        problems.push_back(where + ": actions elements");
       for (const auto& button : elements) {
         if (button.value("type", "") != "button") problems.push_back(where + ": not a button");
         check_text_object(button["text"], {"plain_text"}, SlackLimits::button_chars, problems, where);
@@ -89,7 +99,8 @@ std::vector<std::string> slack_schema_problems(const json& payload) {
 
 TEST(NotifySlack, FixtureRunFollowsSlackBlockSchema) {
   const RunResult run = fixture_run();
-  const json payload = slack_payload(run, {run.commit, run.branch, "https://github.com/acme/k/actions/runs/1"});
+  const json payload =
+      slack_payload(run, {run.commit, run.branch, "https://github.com/acme/k/actions/runs/1"});
   EXPECT_EQ(slack_schema_problems(payload), std::vector<std::string>{}) << payload.dump(2);
   EXPECT_EQ(payload["blocks"][0]["type"], "header");
   EXPECT_EQ(payload["blocks"].back()["type"], "actions");
@@ -103,12 +114,14 @@ TEST(NotifySlack, WorstRegressionsComeFirstAndPassesAreLeftOut) {
   RunResult run;
   run.run_id = "r";
   run.cases = {judged_case("small/cpu", Verdict::regressed, 7), judged_case("calm/cpu", Verdict::pass, 1),
-               judged_case("huge/cpu", Verdict::regressed, 250), judged_case("fast/cpu", Verdict::improved, -40)};
+               judged_case("huge/cpu", Verdict::regressed, 250),
+               judged_case("fast/cpu", Verdict::improved, -40)};
   const json payload = slack_payload(run, {});
   std::string details;
   for (const auto& block : payload["blocks"])
     if (block["type"] == "section") details += block["text"]["text"].get<std::string>() + "\n";
-  const auto huge = details.find("huge/cpu"), small = details.find("small/cpu"), fast = details.find("fast/cpu");
+  const auto huge = details.find("huge/cpu"), small = details.find("small/cpu"),
+             fast = details.find("fast/cpu");
   ASSERT_NE(huge, std::string::npos);
   ASSERT_NE(small, std::string::npos);
   ASSERT_NE(fast, std::string::npos);
@@ -124,7 +137,8 @@ TEST(NotifySlack, LargeRunsStayWithinTheLimits) {
   run.run_id = std::string(400, 'r');
   run.fingerprint.machine_id = std::string(300, 'm');
   for (int i = 0; i < 500; ++i) {
-    auto c = judged_case("kernel_" + std::to_string(i) + "/vulkan/" + std::string(200, 'x'), Verdict::regressed, i);
+    auto c = judged_case("kernel_" + std::to_string(i) + "/vulkan/" + std::string(200, 'x'),
+                         Verdict::regressed, i);
     c.judgements[0].metric = "bandwidth_gbps";
     run.cases.push_back(c);
   }
@@ -133,7 +147,8 @@ TEST(NotifySlack, LargeRunsStayWithinTheLimits) {
   broken.verdict = Verdict::error;
   broken.message = std::string(5000, '<');  // escaped to &lt;: longer still
   run.cases.push_back(broken);
-  const json payload = slack_payload(run, {"c", std::string(200, 'b'), "https://ci.example.com/" + std::string(4000, 'p')});
+  const json payload =
+      slack_payload(run, {"c", std::string(200, 'b'), "https://ci.example.com/" + std::string(4000, 'p')});
   EXPECT_EQ(slack_schema_problems(payload), std::vector<std::string>{});
   EXPECT_LE(payload["blocks"].size(), SlackLimits::max_blocks);
   // The overflow is counted, not dropped silently.
@@ -155,8 +170,9 @@ TEST(NotifySlack, EscapesMrkdwnControlCharacters) {
 
 TEST(NotifySlack, SchemaCheckCatchesViolations) {
   json bad = {{"text", "t"},
-              {"blocks", {{{"type", "header"}, {"text", {{"type", "mrkdwn"}, {"text", std::string(151, 'h')}}}},
-                          {{"type", "bogus"}}}}};
+              {"blocks",
+               {{{"type", "header"}, {"text", {{"type", "mrkdwn"}, {"text", std::string(151, 'h')}}}},
+                {{"type", "bogus"}}}}};
   EXPECT_EQ(slack_schema_problems(bad).size(), 3u);
 }
 

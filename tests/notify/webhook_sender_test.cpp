@@ -18,7 +18,8 @@ class NotifySender : public ::testing::Test {
     config_.url = WebhookUrl::parse("https://receiver.example.com/hooks/TOKEN");
     config_.secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
     config_.attempts = 2;
-    config_.outbox = fs::temp_directory_path() / ("perfgate-sender-test-" + std::to_string(std::random_device{}()));
+    config_.outbox =
+        fs::temp_directory_path() / ("perfgate-sender-test-" + std::to_string(std::random_device{}()));
   }
   void TearDown() override { fs::remove_all(config_.outbox); }
 
@@ -28,8 +29,10 @@ class NotifySender : public ::testing::Test {
       for (const auto& [name, value] : request.headers)
         if (name == "webhook-id") sent_ids_.push_back(value);
       HttpResponse response;
-      if (receiver_up) response.status = 200;
-      else response.failure = HttpResponse::Failure::connection;
+      if (receiver_up)
+        response.status = 200;
+      else
+        response.failure = HttpResponse::Failure::connection;
       return response;
     };
     hooks.sleep = [](std::chrono::milliseconds) {};

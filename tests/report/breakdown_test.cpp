@@ -24,7 +24,7 @@ TEST(ReportBreakdown, NamesTheBottleneckStageWithItsBound) {
 
 TEST(ReportBreakdown, ComputeBoundStageAgainstTheFmaPeak) {
   CaseResult c = test::staged_case();
-  c.stages[1].latency_ns = 60000;  // scores now dominates further
+  c.stages[1].latency_ns = 60000;                     // scores now dominates further
   StageCosts costs{{"scores", Cost{1e4, 1e4, 3e6}}};  // 150 flop/byte, 50 GFLOP/s
   const auto b = breakdown_of(c, costs, 200);
   ASSERT_TRUE(b);
@@ -38,7 +38,8 @@ TEST(ReportBreakdown, FallsBackToTheWholeCaseBoundWithoutStageCosts) {
   const auto b = breakdown_of(c);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->bottleneck_reason,
-            "scores: 38% of time (largest of 5 stages); the whole attention is memory-bound at 62% of peak bandwidth");
+            "scores: 38% of time (largest of 5 stages); the whole attention is memory-bound at 62% of peak "
+            "bandwidth");
 }
 
 TEST(ReportBreakdown, LaunchOverheadAndGpuBusyFraction) {
@@ -55,9 +56,7 @@ TEST(ReportBreakdown, LaunchOverheadAndGpuBusyFraction) {
   EXPECT_NE(text.find("bottleneck: scores: 38% of time"), std::string::npos);
 }
 
-TEST(ReportBreakdown, NoStagesNoBreakdown) {
-  EXPECT_FALSE(breakdown_of(test::mixed_run().cases[0]));
-}
+TEST(ReportBreakdown, NoStagesNoBreakdown) { EXPECT_FALSE(breakdown_of(test::mixed_run().cases[0])); }
 
 TEST(ReportBreakdown, ComputeCeilingIsTheFmaPeakCase) {
   const RunResult run = test::mixed_run();

@@ -5,10 +5,9 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "perfgate/error.h"
 #include "report_fixture.h"
@@ -25,8 +24,8 @@ std::vector<nlohmann::json> read_lines(const std::filesystem::path& file) {
 
 class EventStreamTest : public testing::Test {
  protected:
-  std::filesystem::path file_ = std::filesystem::temp_directory_path() /
-                                ("perfgate-events-" + std::to_string(getpid()) + ".jsonl");
+  std::filesystem::path file_ =
+      std::filesystem::temp_directory_path() / ("perfgate-events-" + std::to_string(getpid()) + ".jsonl");
   void TearDown() override { std::filesystem::remove(file_); }
 };
 

@@ -29,8 +29,10 @@ TEST(ReportGbench, ExportHasGoogleBenchmarkShape) {
   EXPECT_EQ(iterations[3]["time_unit"], "ns");
   EXPECT_EQ(iterations[3]["repetitions"], 21);
   EXPECT_EQ(iterations[3]["repetition_index"], 3);
-  EXPECT_DOUBLE_EQ(iterations[3]["real_time"].get<double>(), run.cases[0].metrics.at("latency_ns").samples[3]);
-  EXPECT_NEAR(iterations[3]["bytes_per_second"].get<double>(), 8388608 / (iterations[3]["real_time"].get<double>() * 1e-9), 1e-3);
+  EXPECT_DOUBLE_EQ(iterations[3]["real_time"].get<double>(),
+                   run.cases[0].metrics.at("latency_ns").samples[3]);
+  EXPECT_NEAR(iterations[3]["bytes_per_second"].get<double>(),
+              8388608 / (iterations[3]["real_time"].get<double>() * 1e-9), 1e-3);
 
   const auto aggregates = runs_named(doc, "copy/cpu/n=1048576", "aggregate");
   ASSERT_EQ(aggregates.size(), 3u);
@@ -71,7 +73,8 @@ TEST(ReportGbench, RoundTrip) {
     EXPECT_EQ(b.metrics.at("latency_ns").samples, a.metrics.at("latency_ns").samples);
     EXPECT_DOUBLE_EQ(b.cost.bytes(), a.cost.bytes());
     EXPECT_DOUBLE_EQ(b.cost.flops, a.cost.flops);
-    EXPECT_NEAR(b.metrics.at("bandwidth_gbps").summary.median, a.metrics.at("bandwidth_gbps").summary.median, 1e-9);
+    EXPECT_NEAR(b.metrics.at("bandwidth_gbps").summary.median, a.metrics.at("bandwidth_gbps").summary.median,
+                1e-9);
     EXPECT_EQ(b.metrics.count("gflops"), a.metrics.count("gflops"));
   }
 }

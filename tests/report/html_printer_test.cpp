@@ -32,12 +32,14 @@ RunResult matmul_sweep() {
   for (std::int64_t tile : {8, 16})
     for (std::int64_t wg : {64, 128, 256})
       run.cases.push_back(test::measured_case("matmul", Params({{"n", 512}, {"tile", tile}, {"wg", wg}}),
-                                              1e6 / static_cast<double>(tile) + static_cast<double>(wg) * 100, 3e6, 2.7e8));
+                                              1e6 / static_cast<double>(tile) + static_cast<double>(wg) * 100,
+                                              3e6, 2.7e8));
   return run;
 }
 
 TEST(ReportSvg, PlotsAreWellFormed) {
-  const std::string roofline = svg::roofline_svg({{"a <b>", 0.5, 12, Verdict::pass}, {"c&d", 30, 150, Verdict::regressed}}, 20, 200);
+  const std::string roofline =
+      svg::roofline_svg({{"a <b>", 0.5, 12, Verdict::pass}, {"c&d", 30, 150, Verdict::regressed}}, 20, 200);
   const test::XmlNode root = test::parse_xml(roofline);
   EXPECT_EQ(root.name, "svg");
   EXPECT_EQ(root.attributes.at("xmlns"), "http://www.w3.org/2000/svg");
@@ -52,7 +54,8 @@ TEST(ReportSvg, PlotsAreWellFormed) {
 
   svg::LineChartAxes axes;
   axes.x_labels = {"05-01 12:00", "05-02 12:00"};
-  const std::string trend = svg::line_chart_svg({{"copy", {{0, 10, "a", ""}, {1, 12, "b", "#c62828"}}}}, axes, "t");
+  const std::string trend =
+      svg::line_chart_svg({{"copy", {{0, 10, "a", ""}, {1, 12, "b", "#c62828"}}}}, axes, "t");
   EXPECT_NO_THROW(test::parse_xml(trend)) << trend;
 }
 
@@ -71,15 +74,27 @@ TEST(ReportHtml, SelfContainedPageWithEverySection) {
   baseline.run_id = "baseline-run";
   HtmlInputs inputs;
   inputs.baseline = &baseline;
-  inputs.history["copy/cpu/n=1048576"] = {
-      {"cpu-test-machine-2t", "r1", "2024-04-30T12:00:00Z", "aaaa", "main", "copy/cpu/n=1048576", Verdict::pass,
-       {{"latency_ns", 790000}}},
-      {"cpu-test-machine-2t", "r2", "2024-05-01T12:00:00Z", "bbbb", "main", "copy/cpu/n=1048576", Verdict::pass,
-       {{"latency_ns", 800000}}}};
+  inputs.history["copy/cpu/n=1048576"] = {{"cpu-test-machine-2t",
+                                           "r1",
+                                           "2024-04-30T12:00:00Z",
+                                           "aaaa",
+                                           "main",
+                                           "copy/cpu/n=1048576",
+                                           Verdict::pass,
+                                           {{"latency_ns", 790000}}},
+                                          {"cpu-test-machine-2t",
+                                           "r2",
+                                           "2024-05-01T12:00:00Z",
+                                           "bbbb",
+                                           "main",
+                                           "copy/cpu/n=1048576",
+                                           Verdict::pass,
+                                           {{"latency_ns", 800000}}}};
   const std::string html = render_html(run, inputs);
 
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  for (const char* id : {"verdicts", "machine", "roofline", "distributions", "sweeps", "history", "breakdown"})
+  for (const char* id :
+       {"verdicts", "machine", "roofline", "distributions", "sweeps", "history", "breakdown"})
     EXPECT_NE(html.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
   // Nothing to fetch, nothing to run.
   EXPECT_EQ(html.find("<script"), std::string::npos);

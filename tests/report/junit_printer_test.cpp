@@ -56,7 +56,8 @@ TEST(ReportJunit, FailuresSkipsAndProperties) {
   ASSERT_TRUE(error && error->first("failure"));
   EXPECT_EQ(error->first("failure")->attributes.at("type"), "error");
   // Escaped on the way out, decoded by the parser: the message survives intact.
-  EXPECT_EQ(error->first("failure")->attributes.at("message"), "wrong result: rel L2 error 0.5 > 1e-6 <&\"'>");
+  EXPECT_EQ(error->first("failure")->attributes.at("message"),
+            "wrong result: rel L2 error 0.5 > 1e-6 <&\"'>");
 
   for (const char* id : {"copy/vulkan/n=4096", "fma_peak/cpu/n=16384,iters=1024"}) {
     const auto* c = testcase_named(suite, id);

@@ -14,10 +14,14 @@ std::vector<std::string> table_rows(const std::string& markdown) {
   std::istringstream in(markdown);
   bool in_table = false;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("| verdict |", 0) == 0) in_table = true;
-    else if (in_table && line.rfind("| ---", 0) == 0) continue;
-    else if (in_table && line.rfind("|", 0) == 0) rows.push_back(line);
-    else in_table = false;
+    if (line.rfind("| verdict |", 0) == 0)
+      in_table = true;
+    else if (in_table && line.rfind("| ---", 0) == 0)
+      continue;
+    else if (in_table && line.rfind("|", 0) == 0)
+      rows.push_back(line);
+    else
+      in_table = false;
   }
   return rows;
 }
@@ -32,14 +36,16 @@ TEST(ReportMarkdown, VerdictTableWorstFirst) {
   EXPECT_NE(rows[1].find("+48.0%"), std::string::npos);
   EXPECT_NE(rows[2].find("`triad/cpu/n=65536`"), std::string::npos) << rows[2];
   EXPECT_NE(rows[3].find("no-baseline"), std::string::npos) << rows[3];
-  EXPECT_NE(rows[4].find("| pass | `copy/cpu/n=1048576` | 800 µs | +1.2% | 5.0% | 10.5 GB/s |"), std::string::npos)
+  EXPECT_NE(rows[4].find("| pass | `copy/cpu/n=1048576` | 800 µs | +1.2% | 5.0% | 10.5 GB/s |"),
+            std::string::npos)
       << rows[4];
   EXPECT_NE(rows[5].find("skipped"), std::string::npos) << rows[5];
 }
 
 TEST(ReportMarkdown, CountsMachineAndReasons) {
   const std::string md = render_markdown(test::mixed_run());
-  EXPECT_EQ(md.rfind("## perfgate: **1 error** · **2 regressed** · 1 no-baseline · 1 pass · 1 skipped\n", 0), 0u)
+  EXPECT_EQ(md.rfind("## perfgate: **1 error** · **2 regressed** · 1 no-baseline · 1 pass · 1 skipped\n", 0),
+            0u)
       << md;
   EXPECT_NE(md.find("Machine `cpu-test-machine-2t` (Test CPU)"), std::string::npos);
   EXPECT_NE(md.find("commit `0123456789ab` on `main`"), std::string::npos);

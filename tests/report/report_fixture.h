@@ -43,7 +43,8 @@ inline CaseResult measured_case(const std::string& kernel, Params params, double
 
 inline Judgement latency_judgement(double change_pct, Verdict verdict) {
   const double p_value = verdict == Verdict::pass ? 0.4 : 0.001;
-  return {"latency_ns", 1000, 1000 * (1 + change_pct / 100), change_pct, 5, p_value, verdict, "latency changed"};
+  return {"latency_ns",     1000, 1000 * (1 + change_pct / 100), change_pct, 5, p_value, verdict,
+          "latency changed"};
 }
 
 inline RunResult mixed_run() {
@@ -62,10 +63,12 @@ inline RunResult mixed_run() {
 
   CaseResult pass = measured_case("copy", Params({{"n", 1048576}}), 800000, 8388608);
   pass.judgements.push_back(latency_judgement(1.2, Verdict::pass));
-  CaseResult small_regression = measured_case("triad", Params({{"n", 65536}}), 9000, 786432, 131072, Verdict::regressed);
+  CaseResult small_regression =
+      measured_case("triad", Params({{"n", 65536}}), 9000, 786432, 131072, Verdict::regressed);
   small_regression.judgements.push_back(latency_judgement(8.5, Verdict::regressed));
   small_regression.message = "latency +8.5% > 5% threshold | p=0.001";
-  CaseResult big_regression = measured_case("triad", Params({{"n", 1048576}}), 190000, 12582912, 2097152, Verdict::regressed);
+  CaseResult big_regression =
+      measured_case("triad", Params({{"n", 1048576}}), 190000, 12582912, 2097152, Verdict::regressed);
   big_regression.judgements.push_back(latency_judgement(48.0, Verdict::regressed));
   big_regression.message = "latency +48.0% > 5% threshold";
   CaseResult error;
@@ -93,7 +96,10 @@ inline CaseResult staged_case() {
   CaseResult c = measured_case("attention", Params({{"seq", 512}, {"d", 64}}), 100000, 4e6, 1e7);
   c.backend = "vulkan";
   c.id = "attention/vulkan/seq=512,d=64";
-  c.stages = {{"qkv", 22000, 22}, {"scores", 38000, 38}, {"softmax", 12000, 12}, {"weighted_sum", 18000, 18},
+  c.stages = {{"qkv", 22000, 22},
+              {"scores", 38000, 38},
+              {"softmax", 12000, 12},
+              {"weighted_sum", 18000, 18},
               {"output", 8000, 8}};
   c.metrics["latency_ns"] = metric_of({102000, 102000, 102000});
   c.metrics["host_latency_ns"] = metric_of({120000, 120000, 120000});

@@ -59,9 +59,12 @@ class XmlChecker {
   void skip_misc() {
     for (;;) {
       skip_space();
-      if (starts("<?")) skip_past("?>");
-      else if (starts("<!--")) skip_past("-->");
-      else return;
+      if (starts("<?"))
+        skip_past("?>");
+      else if (starts("<!--"))
+        skip_past("-->");
+      else
+        return;
     }
   }
   std::string name() {
@@ -86,13 +89,17 @@ class XmlChecker {
         const std::string_view entity = s_.substr(pos_ + 1, semi - pos_ - 1);
         static const std::map<std::string_view, char> named{
             {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}};
-        if (auto it = named.find(entity); it != named.end()) out += it->second;
-        else if (entity.size() > 1 && entity[0] == '#') out += character_reference(entity.substr(1));
-        else fail("unknown entity");
+        if (auto it = named.find(entity); it != named.end())
+          out += it->second;
+        else if (entity.size() > 1 && entity[0] == '#')
+          out += character_reference(entity.substr(1));
+        else
+          fail("unknown entity");
         pos_ = semi + 1;
         continue;
       }
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') fail("control character");
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r')
+        fail("control character");
       out += c;
       ++pos_;
     }
@@ -102,7 +109,8 @@ class XmlChecker {
   char character_reference(std::string_view digits) {
     const bool hex = !digits.empty() && (digits[0] == 'x' || digits[0] == 'X');
     const std::string number(hex ? digits.substr(1) : digits);
-    if (number.empty() || number.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
+    if (number.empty() ||
+        number.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
       fail("bad character reference");
     const long code = std::stol(number, nullptr, hex ? 16 : 10);
     return code > 0 && code < 128 ? static_cast<char>(code) : '?';

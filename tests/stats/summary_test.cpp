@@ -21,9 +21,9 @@ TEST(StatsSummary, KnownValues) {
   EXPECT_DOUBLE_EQ(s.median, 6);
   EXPECT_NEAR(s.stddev, 3.564343621839154, 1e-12);  // sample stddev (n - 1)
   EXPECT_NEAR(s.cv, 0.5808559976330473, 1e-12);
-  EXPECT_DOUBLE_EQ(s.mad, 3);     // |x - 6| sorted: 0 1 1 2 2 3 3 4 4 5 6.5
-  EXPECT_DOUBLE_EQ(s.p5, 1.5);    // rank 0.5: halfway between 1 and 2
-  EXPECT_DOUBLE_EQ(s.p95, 11.25); // rank 9.5: halfway between 10 and 12.5
+  EXPECT_DOUBLE_EQ(s.mad, 3);      // |x - 6| sorted: 0 1 1 2 2 3 3 4 4 5 6.5
+  EXPECT_DOUBLE_EQ(s.p5, 1.5);     // rank 0.5: halfway between 1 and 2
+  EXPECT_DOUBLE_EQ(s.p95, 11.25);  // rank 9.5: halfway between 10 and 12.5
 }
 
 TEST(StatsSummary, PercentileInterpolatesLikeNumpy) {

@@ -16,7 +16,8 @@ TEST_F(StoreApprovalLog, AppendsOneLinePerEntryAndReadsThemBack) {
   const auto log = dir_ / "APPROVALS.log";
   append_to_log(log, {{"2026-11-21T09:00:00Z", "approve", "copy/cpu/n=1", "alice", "faster loads\nline two",
                        "abc", "sha256:00", ""}});
-  append_to_log(log, {{"2026-11-21T10:00:00Z", "drop", "copy/cpu/n=2", "bob", "retired", "def", "", "a note"}});
+  append_to_log(log,
+                {{"2026-11-21T10:00:00Z", "drop", "copy/cpu/n=2", "bob", "retired", "def", "", "a note"}});
   const auto entries = read_log(log);
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].by, "alice");

@@ -18,7 +18,9 @@ using testing::baseline_case;
 using StoreBaselineFile = testing::StoreTest;
 
 KernelBaselines two_cases() {
-  return {"cpu-test-2t", "copy", {baseline_case("copy/cpu/n=1024", 812.5), baseline_case("copy/cpu/n=65536", 41234.75)}};
+  return {"cpu-test-2t",
+          "copy",
+          {baseline_case("copy/cpu/n=1024", 812.5), baseline_case("copy/cpu/n=65536", 41234.75)}};
 }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -117,11 +119,13 @@ std::string error_of(const std::string& yaml) {
 TEST_F(StoreBaselineFile, UnknownKeysAreErrorsNamingLineAndKey) {
   const std::string yaml = to_yaml(two_cases());
   // A block prepended at the top (a billion-laughs payload, or a typo).
-  EXPECT_EQ(error_of("lol: [lol, lol]\n" + yaml), "copy.yaml:1: lol: unknown key (expected one of: schema, "
-                                                  "machine_id, kernel, case_count, cases)");
+  EXPECT_EQ(error_of("lol: [lol, lol]\n" + yaml),
+            "copy.yaml:1: lol: unknown key (expected one of: schema, "
+            "machine_id, kernel, case_count, cases)");
   std::string in_case = yaml;
   in_case.insert(in_case.find("    backend: cpu"), "    extra: 1\n");
-  EXPECT_NE(error_of(in_case).find("cases.copy/cpu/n=1024.extra: unknown key"), std::string::npos) << error_of(in_case);
+  EXPECT_NE(error_of(in_case).find("cases.copy/cpu/n=1024.extra: unknown key"), std::string::npos)
+      << error_of(in_case);
   std::string in_fingerprint = yaml;
   in_fingerprint.insert(in_fingerprint.find("      cpu_threads:"), "      cpu_thread: 2\n");
   EXPECT_NE(error_of(in_fingerprint).find("fingerprint.cpu_thread: unknown key"), std::string::npos);
@@ -147,7 +151,8 @@ TEST_F(StoreBaselineFile, AliasAmplifiedSamplesAreRefused) {
 TEST_F(StoreBaselineFile, SampleAndRunCountsAreCapped) {
   KernelBaselines b = two_cases();
   b.cases[0].runs["latency_ns"] = {std::vector<double>(100001, 5.0)};
-  EXPECT_NE(error_of(to_yaml(b)).find("cases.copy/cpu/n=1024.runs.latency_ns: 100001 numbers, over the limit of 100000"),
+  EXPECT_NE(error_of(to_yaml(b))
+                .find("cases.copy/cpu/n=1024.runs.latency_ns: 100001 numbers, over the limit of 100000"),
             std::string::npos)
       << error_of(to_yaml(b)).substr(0, 200);
   b.cases[0].runs["latency_ns"] = std::vector<std::vector<double>>(1001, {5.0});

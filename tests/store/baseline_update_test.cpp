@@ -27,11 +27,12 @@ UpdateRequest request(const std::string& by = "carol") {
 
 TEST_F(StoreBaselineUpdate, ApproveMergesIntoTheKernelFileAndLogs) {
   const BaselineStore store(dir_);
-  const KernelBaselines before{"cpu-test-2t", "copy", {baseline_case("copy/cpu/n=1", 10), baseline_case("copy/cpu/n=2", 20)}};
+  const KernelBaselines before{
+      "cpu-test-2t", "copy", {baseline_case("copy/cpu/n=1", 10), baseline_case("copy/cpu/n=2", 20)}};
   write_file_atomically(store.kernel_file("cpu-test-2t", "copy"), to_yaml(before));
 
-  const UpdateOutcome outcome =
-      approve_candidate(store, candidate_of({"copy/cpu/n=2", "copy/cpu/n=3", "triad/cpu/n=1"}, 30), request());
+  const UpdateOutcome outcome = approve_candidate(
+      store, candidate_of({"copy/cpu/n=2", "copy/cpu/n=3", "triad/cpu/n=1"}, 30), request());
   EXPECT_EQ(outcome.case_ids.size(), 3u);
   EXPECT_EQ(outcome.files.size(), 2u);  // copy.yaml and triad.yaml
 
@@ -70,7 +71,8 @@ TEST_F(StoreBaselineUpdate, RefusalsChangeNothing) {
 TEST_F(StoreBaselineUpdate, ABrokenFileStopsTheApprovalBeforeAnyWrite) {
   const BaselineStore store(dir_);
   write_file_atomically(store.kernel_file("cpu-test-2t", "triad"), "schema: 1\nmachine_id: [\n");
-  EXPECT_THROW(approve_candidate(store, candidate_of({"copy/cpu/n=2", "triad/cpu/n=1"}, 30), request()), Error);
+  EXPECT_THROW(approve_candidate(store, candidate_of({"copy/cpu/n=2", "triad/cpu/n=1"}, 30), request()),
+               Error);
   EXPECT_FALSE(std::filesystem::exists(store.kernel_file("cpu-test-2t", "copy")));
   EXPECT_FALSE(std::filesystem::exists(store.log_file("cpu-test-2t")));
 }

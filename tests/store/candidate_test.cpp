@@ -40,11 +40,13 @@ TEST(StoreCandidate, AnEditedSampleVoidsTheDigest) {
 TEST(StoreCandidate, AnEditedMachineOrDigestIsRefused) {
   const std::string yaml = to_yaml(candidate_of({"copy/cpu/n=1024"}, 900));
   std::string other = yaml;
-  for (std::size_t at; (at = other.find("cpu-test-2t")) != std::string::npos;) other.replace(at, 11, "cpu-else-2t");
+  for (std::size_t at; (at = other.find("cpu-test-2t")) != std::string::npos;)
+    other.replace(at, 11, "cpu-else-2t");
   EXPECT_THROW(verify_digest(parse_candidate(other, "c.yaml"), "c.yaml"), Error);
 
   std::string digest = yaml;
-  digest.replace(digest.find("digest: sha256:") + 15, 1, digest[digest.find("digest: sha256:") + 15] == '0' ? "1" : "0");
+  digest.replace(digest.find("digest: sha256:") + 15, 1,
+                 digest[digest.find("digest: sha256:") + 15] == '0' ? "1" : "0");
   EXPECT_THROW(verify_digest(parse_candidate(digest, "c.yaml"), "c.yaml"), Error);
 }
 
@@ -80,8 +82,8 @@ RunResult measured_run(const std::string& run_id, double latency_ns) {
 }
 
 TEST(StoreCandidatePool, PoolsSeparateRunsPerMetric) {
-  const Candidate c = candidate_from_runs({measured_run("a", 100), measured_run("b", 110), measured_run("c", 90)},
-                                          "2026-11-21T09:00:00Z");
+  const Candidate c = candidate_from_runs(
+      {measured_run("a", 100), measured_run("b", 110), measured_run("c", 90)}, "2026-11-21T09:00:00Z");
   ASSERT_EQ(c.cases.size(), 1u);
   EXPECT_EQ(c.run_ids, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(c.cases[0].runs.at("latency_ns"),

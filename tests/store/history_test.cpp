@@ -13,8 +13,9 @@ namespace {
 class ReportHistory : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("perfgate-history-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ =
+        std::filesystem::temp_directory_path() /
+        ("perfgate-history-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     std::filesystem::remove_all(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -30,7 +31,8 @@ RunResult run_at(const std::string& started_at, double copy_ns) {
 }
 
 TEST_F(ReportHistory, AppendsPerCaseMediansAndReadsACase) {
-  EXPECT_EQ(append_history(dir_, run_at("2024-05-02T00:00:00Z", 900000)), 4);  // error and skipped have no metrics
+  EXPECT_EQ(append_history(dir_, run_at("2024-05-02T00:00:00Z", 900000)),
+            4);  // error and skipped have no metrics
   EXPECT_EQ(append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000)), 4);
   EXPECT_TRUE(std::filesystem::exists(dir_ / "cpu-test-machine-2t.jsonl"));
 

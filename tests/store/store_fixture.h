@@ -39,7 +39,8 @@ inline Fingerprint test_fingerprint(const std::string& machine_id = "cpu-test-2t
 
 // Samples that %.6g or %.15g would not keep exactly.
 inline std::vector<double> awkward_samples(double scale) {
-  return {scale / 3, scale * 0.1, std::nextafter(scale, 2 * scale), 1e-300 * scale, scale * 1234567.891011121314};
+  return {scale / 3, scale * 0.1, std::nextafter(scale, 2 * scale), 1e-300 * scale,
+          scale * 1234567.891011121314};
 }
 
 inline BaselineCase baseline_case(const std::string& id, double scale, const std::string& by = "alice") {
@@ -52,13 +53,15 @@ inline BaselineCase baseline_case(const std::string& id, double scale, const std
   c.source_hash = "sha256:0123";
   c.measured_at = "2026-11-20T10:00:00Z";
   c.commit = "abc123";
-  c.runs["latency_ns"] = {awkward_samples(scale), awkward_samples(scale * 1.01), awkward_samples(scale * 0.99)};
+  c.runs["latency_ns"] = {awkward_samples(scale), awkward_samples(scale * 1.01),
+                          awkward_samples(scale * 0.99)};
   c.runs["bandwidth_gbps"] = {{scale / 7}, {scale / 7.1}, {scale / 6.9}};
   c.approval = {by, "2026-11-20T11:00:00Z", "first baseline: \"quoted\", #hash, colon: yes", "def456"};
   return c;
 }
 
-inline Candidate candidate_of(std::vector<std::string> ids, double scale, const std::string& machine_id = "cpu-test-2t") {
+inline Candidate candidate_of(std::vector<std::string> ids, double scale,
+                              const std::string& machine_id = "cpu-test-2t") {
   Candidate c;
   c.created_at = "2026-11-21T09:00:00Z";
   c.measured_at = "2026-11-21T08:59:00Z";

@@ -1,17 +1,16 @@
 #include "store/update_journal.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <thread>
 
+#include "core/atomic_file.h"
 #include "perfgate/error.h"
 #include "store/approval_log.h"
-#include "core/atomic_file.h"
 #include "store/baseline_file.h"
 #include "store/baseline_update.h"
 #include "store_fixture.h"
@@ -53,7 +52,8 @@ void approve_and_kill_between_files(const BaselineStore& store, const std::strin
     ::_exit(0);
   }
   const auto copy = store.kernel_file("cpu-test-2t", "copy");
-  for (int i = 0; i < 1000 && read_file(copy) == old_copy; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  for (int i = 0; i < 1000 && read_file(copy) == old_copy; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);

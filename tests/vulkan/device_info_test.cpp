@@ -1,7 +1,8 @@
 // Fingerprint and timestamp arithmetic of the Vulkan backend: pure functions, no device needed.
+#include "vulkan/device_info.h"
+
 #include <gtest/gtest.h>
 
-#include "vulkan/device_info.h"
 #include "vulkan/timestamp_ticks.h"
 
 namespace perfgate::vk {
@@ -35,8 +36,9 @@ TEST(VulkanDeviceInfo, UuidIsLowercaseHex) {
 
 TEST(VulkanDeviceInfo, LastLevelCacheEstimate) {
   constexpr std::uint64_t MiB = 1ull << 20;
-  EXPECT_EQ(estimate_last_level_cache_bytes(kVendorNvidia, "NVIDIA H100 80GB HBM3", DeviceKind::discrete_gpu, 0),
-            50 * MiB);
+  EXPECT_EQ(
+      estimate_last_level_cache_bytes(kVendorNvidia, "NVIDIA H100 80GB HBM3", DeviceKind::discrete_gpu, 0),
+      50 * MiB);
   EXPECT_EQ(estimate_last_level_cache_bytes(kVendorAmd, "Some GPU", DeviceKind::discrete_gpu, 0), 64 * MiB);
   EXPECT_EQ(estimate_last_level_cache_bytes(0x10005, "llvmpipe", DeviceKind::cpu, 0), 32 * MiB);
   EXPECT_EQ(estimate_last_level_cache_bytes(0x10005, "llvmpipe", DeviceKind::cpu, 8 * MiB), 8 * MiB);

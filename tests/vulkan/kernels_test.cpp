@@ -109,7 +109,8 @@ TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
       {"sampling", Params({{"vocab", 32000}, {"batch", 1}, {"k", 1}, {"wg", 128}, {"rounds", 1}})},
       {"sampling", Params({{"vocab", 32000}, {"batch", 2}, {"k", 40}, {"wg", 128}, {"rounds", 4}})},
       {"sampling", Params({{"vocab", 5000}, {"batch", 2}, {"k", 64}, {"wg", 64}, {"rounds", 2}})},
-      {"sampling", Params({{"vocab", 4097}, {"batch", 2}, {"k", 40}, {"wg", 64}, {"rounds", 2}})},  // scalar loads
+      {"sampling",
+       Params({{"vocab", 4097}, {"batch", 2}, {"k", 40}, {"wg", 64}, {"rounds", 2}})},  // scalar loads
   };
   for (bool subgroups : {false, true}) {
     DeviceLimits limits = context->kernel_limits();
@@ -123,8 +124,10 @@ TEST(VulkanKernels, LlmShadersMatchTheirReferencesInBothVariants) {
       Buffers host(kernel->buffer_specs(c.params));
       Rng rng(7);
       kernel->fill_inputs(c.params, host, rng);
-      const DeviceLimits case_limits = std::string(c.kernel) == "sampling" ? with_wide_subgroups(limits) : limits;
-      vk::VulkanCase prepared(context, *kernel, c.params, kernel->buffer_specs(c.params), case_limits, 1 << 20);
+      const DeviceLimits case_limits =
+          std::string(c.kernel) == "sampling" ? with_wide_subgroups(limits) : limits;
+      vk::VulkanCase prepared(context, *kernel, c.params, kernel->buffer_specs(c.params), case_limits,
+                              1 << 20);
       check_case(prepared, *kernel, c.params, host);
     }
   }
@@ -152,9 +155,9 @@ TEST(VulkanKernels, SamplingSelectsTheTopKOfAdversarialRows) {
       sampling->fill_inputs(params, host, rng);
       auto logits = host.get<float>("logits");
       for (std::size_t t = 0; t < 9000; ++t) {
-        logits[t] = 1.5f;                                             // row 0: equal
-        logits[9000 + t] = float(t) * 1e-3f;                          // row 1: ascending
-        logits[18000 + t] = std::round(logits[18000 + t] / 2) * 2;    // row 2: a few levels
+        logits[t] = 1.5f;                                           // row 0: equal
+        logits[9000 + t] = float(t) * 1e-3f;                        // row 1: ascending
+        logits[18000 + t] = std::round(logits[18000 + t] / 2) * 2;  // row 2: a few levels
       }
       vk::VulkanCase prepared(context, *sampling, params, sampling->buffer_specs(params),
                               with_wide_subgroups(limits), 1 << 20);

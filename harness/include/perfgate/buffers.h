@@ -27,13 +27,18 @@ struct BufferSpec {
 // fragmented memory was when it was allocated (4 KiB pages cost TLB misses at these sizes).
 void* allocate_pages(std::size_t bytes);
 void free_pages(void* p, std::size_t bytes);
-template <class T> struct PageAllocator {
+template <class T>
+struct PageAllocator {
   using value_type = T;
   PageAllocator() = default;
-  template <class U> PageAllocator(const PageAllocator<U>&) {}
+  template <class U>
+  PageAllocator(const PageAllocator<U>&) {}
   T* allocate(std::size_t n) { return static_cast<T*>(allocate_pages(n * sizeof(T))); }
   void deallocate(T* p, std::size_t n) { free_pages(p, n * sizeof(T)); }
-  template <class U> bool operator==(const PageAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator==(const PageAllocator<U>&) const {
+    return true;
+  }
 };
 using ByteVector = std::vector<std::byte, PageAllocator<std::byte>>;
 
@@ -41,10 +46,12 @@ struct HostBuffer {
   BufferSpec spec;
   ByteVector data;
 
-  template <class T> std::span<T> as() {
+  template <class T>
+  std::span<T> as() {
     return {reinterpret_cast<T*>(data.data()), data.size() / sizeof(T)};
   }
-  template <class T> std::span<const T> as() const {
+  template <class T>
+  std::span<const T> as() const {
     return {reinterpret_cast<const T*>(data.data()), data.size() / sizeof(T)};
   }
 };
@@ -54,8 +61,12 @@ class Buffers {
   explicit Buffers(const std::vector<BufferSpec>& specs);
   HostBuffer& operator[](std::string_view name);
   const HostBuffer& operator[](std::string_view name) const;
-  template <class T> std::span<T> get(std::string_view name) { return (*this)[name].as<T>(); }
-  template <class T> std::span<const T> get(std::string_view name) const {
+  template <class T>
+  std::span<T> get(std::string_view name) {
+    return (*this)[name].as<T>();
+  }
+  template <class T>
+  std::span<const T> get(std::string_view name) const {
     return (*this)[name].as<T>();
   }
   std::vector<HostBuffer>& all() { return buffers_; }

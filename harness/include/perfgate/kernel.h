@@ -62,7 +62,7 @@ struct Dispatch {
                                               // suite's convention 0 is local_size_x
   std::vector<std::uint32_t> push_constants;  // 32-bit words, offset 0
   std::array<std::uint32_t, 3> groups{1, 1, 1};
-  std::string stage;                          // component name in breakdowns (default: shader)
+  std::string stage;  // component name in breakdowns (default: shader)
 };
 
 // Dispatches run in order with a compute-to-compute memory barrier between them. One timed
@@ -94,25 +94,51 @@ class KernelDef {
 
   explicit KernelDef(std::string name) : name_(std::move(name)) {}
 
-  KernelDef& describe(std::string text) { description_ = std::move(text); return *this; }
-  KernelDef& axis(std::string name, std::vector<std::int64_t> values,
-                  std::vector<Backend> backends = {});
+  KernelDef& describe(std::string text) {
+    description_ = std::move(text);
+    return *this;
+  }
+  KernelDef& axis(std::string name, std::vector<std::int64_t> values, std::vector<Backend> backends = {});
   // The values an axis (every axis of that name) accepts from --axis and case ids.
   KernelDef& axis_limits(const std::string& name, std::int64_t min_value, std::int64_t max_value);
-  KernelDef& buffers(BuffersFn fn) { buffers_ = std::move(fn); return *this; }
+  KernelDef& buffers(BuffersFn fn) {
+    buffers_ = std::move(fn);
+    return *this;
+  }
   // Optional: the default fills f32/f16 inputs uniformly in [-1, 1] and integers with random bits.
-  KernelDef& fill(FillFn fn) { fill_ = std::move(fn); return *this; }
-  KernelDef& cost(CostFn fn) { cost_ = std::move(fn); return *this; }
+  KernelDef& fill(FillFn fn) {
+    fill_ = std::move(fn);
+    return *this;
+  }
+  KernelDef& cost(CostFn fn) {
+    cost_ = std::move(fn);
+    return *this;
+  }
   // Relative L2 error ||out - ref|| / ||ref|| allowed per output, and why (the arithmetic).
   KernelDef& reference(ReferenceFn fn, double rel_l2_tolerance, std::string why);
   // A custom check replaces the reference comparison (e.g. sampling: the chosen token set).
-  KernelDef& check(CheckFn fn) { check_ = std::move(fn); return *this; }
-  KernelDef& cpu(CpuFn fn) { cpu_ = std::move(fn); return *this; }
-  KernelDef& vulkan(VulkanFn fn) { vulkan_ = std::move(fn); return *this; }
+  KernelDef& check(CheckFn fn) {
+    check_ = std::move(fn);
+    return *this;
+  }
+  KernelDef& cpu(CpuFn fn) {
+    cpu_ = std::move(fn);
+    return *this;
+  }
+  KernelDef& vulkan(VulkanFn fn) {
+    vulkan_ = std::move(fn);
+    return *this;
+  }
   // Skips parameter points that make no sense for a backend (e.g. a tile larger than the matrix).
-  KernelDef& valid(ValidFn fn) { valid_ = std::move(fn); return *this; }
+  KernelDef& valid(ValidFn fn) {
+    valid_ = std::move(fn);
+    return *this;
+  }
   // In the default suite (perfgate run with no selection); every kernel is by default.
-  KernelDef& in_default_suite(bool yes) { default_suite_ = yes; return *this; }
+  KernelDef& in_default_suite(bool yes) {
+    default_suite_ = yes;
+    return *this;
+  }
 
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }

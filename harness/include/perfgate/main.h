@@ -5,4 +5,4 @@ namespace perfgate {
 // `project_dir` holds the default baselines/ and thresholds/ folders (the --baselines and
 // --thresholds defaults); perfgate's own command passes its source tree.
 int perfgate_main(int argc, char** argv, const char* project_dir);
-}
+}  // namespace perfgate

@@ -11,8 +11,7 @@ namespace perfgate {
 class Params {
  public:
   Params() = default;
-  explicit Params(std::vector<std::pair<std::string, std::int64_t>> values)
-      : values_(std::move(values)) {}
+  explicit Params(std::vector<std::pair<std::string, std::int64_t>> values) : values_(std::move(values)) {}
 
   // The value of an axis; throws perfgate::Error naming the axis when it is absent.
   std::int64_t operator[](std::string_view axis) const;

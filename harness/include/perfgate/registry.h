@@ -29,8 +29,8 @@ std::vector<std::string> shader_names();
 
 }  // namespace perfgate
 
-#define PERFGATE_KERNEL(ident)                                                   \
-  static ::perfgate::KernelDef perfgate_define_##ident();                        \
-  [[maybe_unused]] static const bool perfgate_registered_##ident =               \
+#define PERFGATE_KERNEL(ident)                                                     \
+  static ::perfgate::KernelDef perfgate_define_##ident();                          \
+  [[maybe_unused]] static const bool perfgate_registered_##ident =                 \
       ::perfgate::register_kernel(&perfgate_define_##ident, PERFGATE_SOURCE_HASH); \
   static ::perfgate::KernelDef perfgate_define_##ident()

@@ -23,13 +23,13 @@ int severity(Verdict verdict);
 
 // Everything that identifies where a number was measured. The machine id is its readable slug.
 struct Fingerprint {
-  std::string machine_id;       // "nvidia-h100-80gb-hbm3", "llvmpipe", "cpu-amd-epyc-7b13-2t"
-  std::string backend;          // "cpu" | "vulkan"
+  std::string machine_id;  // "nvidia-h100-80gb-hbm3", "llvmpipe", "cpu-amd-epyc-7b13-2t"
+  std::string backend;     // "cpu" | "vulkan"
   std::string device_name;
   std::uint32_t vendor_id = 0;
   std::uint32_t device_id = 0;
-  std::string driver_version;   // decoded per vendor
-  std::string api_version;      // Vulkan API version, empty on the CPU
+  std::string driver_version;  // decoded per vendor
+  std::string api_version;     // Vulkan API version, empty on the CPU
   std::string device_uuid;
   std::string cpu_model;
   int cpu_threads = 0;
@@ -57,20 +57,20 @@ struct Judgement {
   std::string metric;
   double baseline_median = 0;
   double current_median = 0;
-  double change_pct = 0;       // positive = worse, in the metric's direction
+  double change_pct = 0;  // positive = worse, in the metric's direction
   // The regression allowed: the smallest change this case can fail on, on this machine (its
   // resolution), and where it comes from: "floor" (min_allowed_pct), "noise" (noise_factor x
   // the baseline's run-to-run sigma), "fixed" (max_regression_pct) or "unstable" (the runs
   // were multimodal or drifting, so the allowance covers what they showed).
   double threshold_pct = 0;
-  double p_value = 1;          // rank test of current against baseline samples
+  double p_value = 1;  // rank test of current against baseline samples
   Verdict verdict = Verdict::pass;
-  std::string reason;          // one line: why this verdict
+  std::string reason;  // one line: why this verdict
   std::string threshold_source;
-  double noise_pct = 0;        // the baseline's run-to-run sigma, % of its centre
+  double noise_pct = 0;  // the baseline's run-to-run sigma, % of its centre
   int baseline_runs = 0;
   bool unstable = false;
-  std::string noise_note;      // why unstable, or an outlier run left out; empty otherwise
+  std::string noise_note;  // why unstable, or an outlier run left out; empty otherwise
 };
 
 // A measurement made to confirm a regression, in a fresh state: its verdict and the change of
@@ -81,19 +81,19 @@ struct Confirmation {
   double change_pct = 0;
 };
 
-struct StageTiming {           // one component of a multi-dispatch plan
+struct StageTiming {  // one component of a multi-dispatch plan
   std::string name;
-  double latency_ns = 0;       // median per dispatch of the plan
+  double latency_ns = 0;  // median per dispatch of the plan
   double pct_of_total = 0;
 };
 
 // One build's side of an A/B check (`perfgate check --base`): what identifies the build.
 struct AbBuild {
-  std::string binary;          // path of the perfgate executable that measured this side
+  std::string binary;  // path of the perfgate executable that measured this side
   std::string perfgate_version;
-  std::string source_hash;     // the case's kernel source (+ SPIR-V) hash in that build
+  std::string source_hash;  // the case's kernel source (+ SPIR-V) hash in that build
   Fingerprint fingerprint;
-  double latency_ns = 0;       // median over every round's samples of this side
+  double latency_ns = 0;  // median over every round's samples of this side
 };
 
 // Base and head measured at the same moment, interleaved in short rounds; judged on the
@@ -101,45 +101,45 @@ struct AbBuild {
 struct AbComparison {
   AbBuild base, head;
   int rounds = 0;
-  double median_ratio = 0;     // > 1: head slower
+  double median_ratio = 0;                     // > 1: head slower
   double interval_low = 0, interval_high = 0;  // of the median ratio, at 1 - significance
-  double p_value = 1;          // paired signed-rank test beyond the allowance
-  double max_regression_pct = 0;  // the allowance it was judged under
-  std::vector<double> ratios;  // one per round, in round order
+  double p_value = 1;                          // paired signed-rank test beyond the allowance
+  double max_regression_pct = 0;               // the allowance it was judged under
+  std::vector<double> ratios;                  // one per round, in round order
 };
 
 struct CaseResult {
-  std::string id;              // "<kernel>/<backend>/<params>"
+  std::string id;  // "<kernel>/<backend>/<params>"
   std::string kernel;
   std::string backend;
   Params params;
   Cost cost;
-  std::string source_hash;     // kernel source (+ SPIR-V) hash
+  std::string source_hash;  // kernel source (+ SPIR-V) hash
   Verdict verdict = Verdict::no_baseline;
-  std::string message;         // error or skip reason, or the verdict's explanation
-  std::string check;           // the correctness check's detail
+  std::string message;  // error or skip reason, or the verdict's explanation
+  std::string check;    // the correctness check's detail
   std::map<std::string, Metric> metrics;
   std::vector<Judgement> judgements;
   std::vector<StageTiming> stages;
-  std::string bound;           // "memory" | "compute" | "" (unknown)
+  std::string bound;                // "memory" | "compute" | "" (unknown)
   double arithmetic_intensity = 0;  // flops per byte
-  bool fits_in_cache = false;  // working set smaller than the last-level cache
-  int measurements = 1;        // 1 + re-measurements made before an inconclusive verdict stood
+  bool fits_in_cache = false;       // working set smaller than the last-level cache
+  int measurements = 1;             // 1 + re-measurements made before an inconclusive verdict stood
   // The first measurement's verdict when confirmations were made (it regressed), and them.
   std::optional<Verdict> first_verdict;
   std::vector<Confirmation> confirmations;
-  int throttled_samples = 0;   // dropped: taken below 75% of the GPU's default SM clock
-  double peak_bandwidth_gbps = 0;   // the copy bandwidth pct_peak_bw is relative to
-  double encode_ns = 0;        // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
+  int throttled_samples = 0;       // dropped: taken below 75% of the GPU's default SM clock
+  double peak_bandwidth_gbps = 0;  // the copy bandwidth pct_peak_bw is relative to
+  double encode_ns = 0;            // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 
 struct RunResult {
   int schema = 1;
   std::string perfgate_version;
-  std::string run_id;          // unique per run (timestamp + random)
-  std::string started_at;      // ISO 8601 UTC
-  std::string commit;          // git commit of the source tree, when known
+  std::string run_id;      // unique per run (timestamp + random)
+  std::string started_at;  // ISO 8601 UTC
+  std::string commit;      // git commit of the source tree, when known
   std::string branch;
   Fingerprint fingerprint;
   std::vector<CaseResult> cases;

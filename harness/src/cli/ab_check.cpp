@@ -1,19 +1,18 @@
 #include "cli/ab_check.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli/options.h"
 #include "cli/serve_process.h"
@@ -54,7 +53,9 @@ struct SideFailure {
 class Side {
  public:
   Side(std::string label, std::string binary, const std::vector<std::string>& arguments, Backend backend)
-      : label_(std::move(label)), binary_(std::move(binary)), process_(binary_, arguments, serve_environment(backend)) {}
+      : label_(std::move(label)),
+        binary_(std::move(binary)),
+        process_(binary_, arguments, serve_environment(backend)) {}
 
   const std::string& label() const { return label_; }
 
@@ -69,7 +70,8 @@ class Side {
         build_ = ab_build_from_json(ready.at("build"));
         check_ = ready.value("check", "");
       } catch (const nlohmann::json::exception& e) {
-        throw SideFailure{Verdict::error, label_ + " build (" + binary_ + "): unreadable ready line: " + e.what()};
+        throw SideFailure{Verdict::error,
+                          label_ + " build (" + binary_ + "): unreadable ready line: " + e.what()};
       }
       build_.binary = binary_;
       return;
@@ -93,12 +95,14 @@ class Side {
   std::vector<double> sample(int batches, int dispatches) {
     process_.send("sample " + std::to_string(batches) + " " + std::to_string(dispatches));
     const std::string line = next_line("sampling");
-    if (!line.starts_with("samples")) throw SideFailure{Verdict::error, label_ + " build: " + strip_error(line)};
+    if (!line.starts_with("samples"))
+      throw SideFailure{Verdict::error, label_ + " build: " + strip_error(line)};
     std::istringstream in(line.substr(7));
     std::vector<double> ns;
     for (double v; in >> v;) ns.push_back(v);
     if (ns.size() != static_cast<std::size_t>(batches))
-      throw SideFailure{Verdict::error, label_ + " build: expected " + std::to_string(batches) + " samples, got '" + line + "'"};
+      throw SideFailure{Verdict::error, label_ + " build: expected " + std::to_string(batches) +
+                                            " samples, got '" + line + "'"};
     all_.insert(all_.end(), ns.begin(), ns.end());
     return ns;
   }
@@ -129,7 +133,8 @@ class Side {
     if (during == std::string("start") && label_ == "base")
       // An older perfgate has no `serve`: CLI11 refuses it before printing anything.
       throw SideFailure{Verdict::skipped, "base build (" + binary_ + ") exited " + std::to_string(code) +
-                                              " before answering: it predates A/B checks (perfgate serve), or could not start (its errors are above)"};
+                                              " before answering: it predates A/B checks (perfgate serve), "
+                                              "or could not start (its errors are above)"};
     throw SideFailure{Verdict::error, label_ + " build (" + binary_ + ") exited " + std::to_string(code) +
                                           " during " + during};
   }
@@ -161,8 +166,8 @@ bool settled(const PairedJudgement& j, double allowed_pct) {
 std::string describe(const PairedJudgement& j, double allowed_pct) {
   return fmt::format("head/base median ratio {:.3f} [{:.3f}, {}] over {} rounds, allowed ±{:g}% (p = {:.2g})",
                      j.median_ratio, j.interval.low,
-                     std::isfinite(j.interval.high) ? fmt::format("{:.3f}", j.interval.high) : "inf", j.rounds,
-                     allowed_pct, j.p_value);
+                     std::isfinite(j.interval.high) ? fmt::format("{:.3f}", j.interval.high) : "inf",
+                     j.rounds, allowed_pct, j.p_value);
 }
 
 }  // namespace
@@ -175,7 +180,8 @@ std::string resolve_base_binary(const std::string& path, const std::string& exec
     if (!fs::exists(candidate, ec)) candidate = fs::path(path) / "perfgate";
   }
   if (!fs::is_regular_file(candidate, ec) || ::access(candidate.c_str(), X_OK) != 0)
-    throw located_error(path, 0, "--base", "no perfgate executable there (give the base build's binary or its build folder)");
+    throw located_error(path, 0, "--base",
+                        "no perfgate executable there (give the base build's binary or its build folder)");
   return fs::absolute(candidate).string();
 }
 
@@ -196,11 +202,12 @@ CaseResult ab_check(const CaseSpec& spec, const AbSettings& settings, const Thre
     head.await_ready();
     base.await_ready();
     if (base.case_id() != head.case_id())
-      throw SideFailure{Verdict::error, "base build names the case " + base.case_id() + ", head " + head.case_id()};
+      throw SideFailure{Verdict::error,
+                        "base build names the case " + base.case_id() + ", head " + head.case_id()};
     const Fingerprint& machine = head.build().fingerprint;
     if (base.build().fingerprint.machine_id != machine.machine_id)
-      throw SideFailure{Verdict::error, "base build runs on " + base.build().fingerprint.machine_id + ", head on " +
-                                            machine.machine_id + ": not the same device"};
+      throw SideFailure{Verdict::error, "base build runs on " + base.build().fingerprint.machine_id +
+                                            ", head on " + machine.machine_id + ": not the same device"};
     const Thresholds t = threshold_set.resolve(spec.id, machine.machine_id);
     // The same batch on both sides, long enough for the faster one.
     const int dispatches = std::max(base.warm(t.sampling), head.warm(t.sampling));
@@ -213,7 +220,8 @@ CaseResult ab_check(const CaseSpec& spec, const AbSettings& settings, const Thre
       Side* sides[2] = {&base, &head};
       if (order() & 1) std::swap(sides[0], sides[1]);
       double median_ns[2] = {0, 0};
-      for (Side* side : sides) median_ns[side == &head] = median(side->sample(t.ab_samples_per_round, dispatches));
+      for (Side* side : sides)
+        median_ns[side == &head] = median(side->sample(t.ab_samples_per_round, dispatches));
       if (median_ns[0] > 0) ratios.push_back(median_ns[1] / median_ns[0]);
       const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (spent_s >= t.sampling.timeout_s) break;

@@ -38,11 +38,12 @@ std::time_t parse_utc(const std::string& text, const std::string& file) {
 
 void refuse_stale(const Candidate& candidate, const ApproveFlags& flags) {
   if (flags.max_age_days <= 0) return;
-  const double age_days = std::difftime(std::time(nullptr), parse_utc(candidate.created_at, flags.file)) / 86400;
+  const double age_days =
+      std::difftime(std::time(nullptr), parse_utc(candidate.created_at, flags.file)) / 86400;
   if (age_days > flags.max_age_days) {
     char text[160];
-    std::snprintf(text, sizeof text, "is %.1f days old (created %s), older than --max-age %g days",
-                  age_days, candidate.created_at.c_str(), flags.max_age_days);
+    std::snprintf(text, sizeof text, "is %.1f days old (created %s), older than --max-age %g days", age_days,
+                  candidate.created_at.c_str(), flags.max_age_days);
     throw Error(flags.file + ": " + text + "; measure again with perfgate baseline propose");
   }
 }
@@ -87,7 +88,8 @@ int approve_main(const ApproveFlags& flags, const Context& context) {
   const std::string note = check_machine(candidate, flags);
   const BaselineStore store(flags.update.baselines_dir);
   if (!flags.update.yes && isatty(STDIN_FILENO)) {
-    std::fputs(render_candidate_diff(candidate, diff_candidate(store, candidate), true, false).c_str(), stdout);
+    std::fputs(render_candidate_diff(candidate, diff_candidate(store, candidate), true, false).c_str(),
+               stdout);
     if (!confirmed("Approve " + std::to_string(candidate.cases.size()) + " cases into " +
                        store.machine_dir(candidate.machine_id()).string() + " as " + flags.update.by + "?",
                    false))
@@ -119,7 +121,8 @@ void add_baseline_approve(CLI::App& baseline, Context& context) {
                       "Accept a candidate measured on another machine id, for this REASON (logged)");
   approve->add_option("--machine-id", flags->machine_id,
                       "This machine's id, instead of asking the device (logged)");
-  approve->add_option("--device", flags->device, "Vulkan device to ask for the machine id: index or part of its name");
+  approve->add_option("--device", flags->device,
+                      "Vulkan device to ask for the machine id: index or part of its name");
   approve->add_option("--max-age", flags->max_age_days, "Refuse candidates older than DAYS (0: no limit)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

@@ -12,13 +12,16 @@ namespace perfgate {
 
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
   flags.baselines_dir = context.baselines_dir();
-  command.add_option("--by", flags.by, "Who approves (a person's name or login): recorded per case and in the log")
+  command
+      .add_option("--by", flags.by,
+                  "Who approves (a person's name or login): recorded per case and in the log")
       ->required();
   command.add_option("--reason", flags.reason, "Why: recorded per case and in the log")->required();
   command.add_flag("--yes,-y", flags.yes, "Do not ask for confirmation on a terminal");
   command.add_option("--baselines", flags.baselines_dir, "Approved baselines folder")->capture_default_str();
-  command.add_option("--lock-timeout", flags.lock_timeout_s,
-                     "Seconds to wait for another approval holding the folder's lock")
+  command
+      .add_option("--lock-timeout", flags.lock_timeout_s,
+                  "Seconds to wait for another approval holding the folder's lock")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 3600.0));
 }

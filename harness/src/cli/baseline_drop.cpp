@@ -22,11 +22,11 @@ int drop_main(const DropFlags& flags, const Context& context) {
   std::vector<std::string> matched;
   for (const auto& c : store.all(flags.machine_id))
     if (case_matches(flags.glob, c)) matched.push_back(c.fingerprint.machine_id + "  " + c.id);
-  if (matched.empty())
-    throw Error("no approved baseline matches \"" + flags.glob + "\"; nothing changed");
+  if (matched.empty()) throw Error("no approved baseline matches \"" + flags.glob + "\"; nothing changed");
   if (!flags.update.yes && isatty(STDIN_FILENO)) {
     for (const auto& line : matched) std::printf("  %s\n", line.c_str());
-    if (!confirmed("Drop these " + std::to_string(matched.size()) + " baselines as " + flags.update.by + "?", false))
+    if (!confirmed("Drop these " + std::to_string(matched.size()) + " baselines as " + flags.update.by + "?",
+                   false))
       throw Error("not dropped; nothing changed");
   }
   const UpdateOutcome outcome =

@@ -13,13 +13,13 @@
 #include "cli/options.h"
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
+#include "core/resolution.h"
+#include "judge/thresholds.h"
+#include "judge/verdict.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
 #include "store/candidate_pool.h"
-#include "core/resolution.h"
-#include "judge/thresholds.h"
-#include "judge/verdict.h"
 #include "store/result_json.h"
 
 namespace perfgate {
@@ -40,7 +40,8 @@ class ScratchDir {
  public:
   ScratchDir() {
     std::string pattern = (fs::temp_directory_path() / "perfgate-propose-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw Error("cannot create a temporary folder in " + fs::temp_directory_path().string());
+    if (!::mkdtemp(pattern.data()))
+      throw Error("cannot create a temporary folder in " + fs::temp_directory_path().string());
     path_ = pattern;
   }
   ~ScratchDir() {
@@ -88,8 +89,8 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
   for (const CandidateCase& c : candidate.cases) {
     const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()));
     if (!noise || !noise->noise.unstable) continue;
-    out += "  " + c.id + ": " + noise->noise.why + " (catches >= " +
-           resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";
+    out += "  " + c.id + ": " + noise->noise.why +
+           " (catches >= " + resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";
     ++count;
   }
   if (count == 0) return "";
@@ -99,12 +100,14 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
 
 int propose_main(const ProposeFlags& flags) {
   if (!flags.out.empty() && inside(flags.out, flags.common.baselines_dir))
-    throw Error("--out " + flags.out + " is inside the baselines folder; only `perfgate baseline approve` writes there");
+    throw Error("--out " + flags.out +
+                " is inside the baselines folder; only `perfgate baseline approve` writes there");
   const bool progress = !flags.common.quiet && isatty(STDERR_FILENO);
   ScratchDir scratch;
   std::vector<RunResult> runs;
   for (int i = 0; i < flags.runs; ++i) {
-    if (progress) std::fprintf(stderr, "\r\033[Kmeasuring: run %d of %d (separate process)", i + 1, flags.runs);
+    if (progress)
+      std::fprintf(stderr, "\r\033[Kmeasuring: run %d of %d (separate process)", i + 1, flags.runs);
     const fs::path json = scratch.path() / ("run-" + std::to_string(i + 1) + ".json");
     const ChildResult child = run_self(run_arguments(flags.common, json), false);
     if (progress) std::fprintf(stderr, "\r\033[K");
@@ -125,14 +128,16 @@ int propose_main(const ProposeFlags& flags) {
   }();
   const BaselineStore store(flags.common.baselines_dir);
   const std::vector<DiffRow> rows = diff_candidate(store, candidate);
-  const fs::path out = flags.out.empty() ? fs::path("candidate-" + candidate.machine_id() + ".yaml") : fs::path(flags.out);
+  const fs::path out =
+      flags.out.empty() ? fs::path("candidate-" + candidate.machine_id() + ".yaml") : fs::path(flags.out);
   write_file_atomically(out, to_yaml(candidate));
   std::printf("candidate: %s\n", out.string().c_str());
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
   std::fputs(unstable_cases(candidate, ThresholdSet::load(flags.common.thresholds_dir)).c_str(), stdout);
-  std::printf("review:  perfgate baseline diff %s --markdown\n"
-              "approve: perfgate baseline approve %s --by NAME --reason TEXT\n",
-              out.string().c_str(), out.string().c_str());
+  std::printf(
+      "review:  perfgate baseline diff %s --markdown\n"
+      "approve: perfgate baseline approve %s --by NAME --reason TEXT\n",
+      out.string().c_str(), out.string().c_str());
   return 0;
 }
 
@@ -147,13 +152,19 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   add_selection_options(*propose, flags->common);
   flags->common.baselines_dir = context.baselines_dir();
   flags->common.thresholds_dir = context.thresholds_dir();
-  propose->add_option("--runs", flags->runs, "Separate runs (processes) to measure; their spread becomes part of the noise")
+  propose
+      ->add_option("--runs", flags->runs,
+                   "Separate runs (processes) to measure; their spread becomes part of the noise")
       ->capture_default_str()
       ->check(CLI::Range(2, 100));
-  propose->add_option("--out", flags->out, "Candidate file to write (default: ./candidate-<machine id>.yaml)");
-  propose->add_option("--baselines", flags->common.baselines_dir, "Approved baselines to diff against (read only)")
+  propose->add_option("--out", flags->out,
+                      "Candidate file to write (default: ./candidate-<machine id>.yaml)");
+  propose
+      ->add_option("--baselines", flags->common.baselines_dir,
+                   "Approved baselines to diff against (read only)")
       ->capture_default_str();
-  propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
+      ->capture_default_str();
   propose->add_option("--cache-dir", flags->common.cache_dir, "Where measured device peaks are cached");
   propose->add_flag("--quiet,-q", flags->common.quiet, "No progress line");
   propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });

@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "cli/baseline_subcommands.h"
-#include "perfgate/error.h"
 #include "core/resolution.h"
 #include "judge/thresholds.h"
 #include "judge/verdict.h"
+#include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
 #include "store/candidate.h"
@@ -43,8 +43,9 @@ int diff_main(const ReviewFlags& flags) {
   const Candidate candidate = read_candidate(flags.target);
   const bool digest_ok = content_digest(candidate) == candidate.digest;
   const BaselineStore store(flags.baselines_dir);
-  std::fputs(render_candidate_diff(candidate, diff_candidate(store, candidate), digest_ok, flags.markdown).c_str(),
-             stdout);
+  std::fputs(
+      render_candidate_diff(candidate, diff_candidate(store, candidate), digest_ok, flags.markdown).c_str(),
+      stdout);
   if (!digest_ok) verify_digest(candidate, flags.target);  // throws: exit 2
   return 0;
 }
@@ -59,18 +60,21 @@ void add_common(CLI::App& command, ReviewFlags& flags, const Context& context) {
 
 void add_baseline_review(CLI::App& baseline, Context& context) {
   auto show_flags = std::make_shared<ReviewFlags>();
-  CLI::App* show = baseline.add_subcommand("show", "List approved baselines: case, samples, medians, who approved them, when and why");
+  CLI::App* show = baseline.add_subcommand(
+      "show", "List approved baselines: case, samples, medians, who approved them, when and why");
   show->add_option("glob", show_flags->target, "Case id glob (e.g. 'copy/cpu/*') or kernel name");
   show->add_option("--machine", show_flags->machine_id, "Only this machine id (default: every machine)");
   show_flags->thresholds_dir = context.thresholds_dir();
-  show->add_option("--thresholds", show_flags->thresholds_dir, "Thresholds folder (YAML): each case's resolution")
+  show->add_option("--thresholds", show_flags->thresholds_dir,
+                   "Thresholds folder (YAML): each case's resolution")
       ->capture_default_str();
   add_common(*show, *show_flags, context);
   show->callback([show_flags, &context] { context.exit_code = show_main(*show_flags); });
 
   auto diff_flags = std::make_shared<ReviewFlags>();
-  CLI::App* diff = baseline.add_subcommand(
-      "diff", "What approving a candidate would change: per case and metric, old and new median and change %; exit 2 if it was edited");
+  CLI::App* diff = baseline.add_subcommand("diff",
+                                           "What approving a candidate would change: per case and metric, "
+                                           "old and new median and change %; exit 2 if it was edited");
   diff->add_option("file", diff_flags->target, "Candidate file from perfgate baseline propose")
       ->required()
       ->check(CLI::ExistingFile);

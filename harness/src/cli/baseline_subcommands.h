@@ -1,9 +1,8 @@
 #pragma once
 // The subcommands of `perfgate baseline`, one file each, and what approve and drop share.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
 #include "store/baseline_update.h"

@@ -44,11 +44,13 @@ int check_main(const RunFlags& flags) {
   RunResult run = new_run({}, flags.project_dir);
   if (!flags.base.empty()) {
     const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
-    const AbSettings settings{resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
-                              flags.common.device, flags.common.seed};
+    const AbSettings settings{
+        resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
+        flags.common.device, flags.common.seed};
     for (const auto& spec : cases) {
       run.cases.push_back(ab_check(spec, settings, thresholds));
-      if (run.fingerprint.machine_id.empty() && run.cases.back().ab) run.fingerprint = run.cases.back().ab->head.fingerprint;
+      if (run.fingerprint.machine_id.empty() && run.cases.back().ab)
+        run.fingerprint = run.cases.back().ab->head.fingerprint;
     }
     return finish(flags, run, true);
   }

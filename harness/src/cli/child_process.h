@@ -8,7 +8,7 @@
 namespace perfgate {
 
 struct ChildResult {
-  int exit_code = 0;   // 128 + signal when the child was killed
+  int exit_code = 0;  // 128 + signal when the child was killed
   std::string stdout_text;
 };
 

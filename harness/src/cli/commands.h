@@ -1,9 +1,8 @@
 #pragma once
 // Each command adds itself to the CLI11 app; its callback stores the exit code in `exit_code`.
 // A command throws perfgate::Error for bad input: perfgate_main prints it and exits 2.
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace perfgate {
 
@@ -19,10 +18,10 @@ void add_run_command(CLI::App& app, Context& context);  // also the default comm
 void add_check_command(CLI::App& app, Context& context);
 void add_list_command(CLI::App& app, Context& context);
 void add_compare_command(CLI::App& app, Context& context);
-void add_baseline_command(CLI::App& app, Context& context); // propose, approve, show, diff, drop
+void add_baseline_command(CLI::App& app, Context& context);  // propose, approve, show, diff, drop
 void add_report_command(CLI::App& app, Context& context);
 void add_history_command(CLI::App& app, Context& context);
 void add_notify_command(CLI::App& app, Context& context);
-void add_serve_command(CLI::App& app, Context& context);   // hidden: one side of an A/B check
+void add_serve_command(CLI::App& app, Context& context);  // hidden: one side of an A/B check
 
 }  // namespace perfgate

@@ -57,11 +57,15 @@ int compare_main(const CompareFlags& flags) {
 
 void add_compare_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<CompareFlags>();
-  CLI::App* compare = app.add_subcommand("compare", "Judge one results file against another (B against A as baseline)");
-  compare->add_option("A", flags->before, "Results JSON taken as the baseline")->required()->check(CLI::ExistingFile);
+  CLI::App* compare =
+      app.add_subcommand("compare", "Judge one results file against another (B against A as baseline)");
+  compare->add_option("A", flags->before, "Results JSON taken as the baseline")
+      ->required()
+      ->check(CLI::ExistingFile);
   compare->add_option("B", flags->after, "Results JSON to judge")->required()->check(CLI::ExistingFile);
   flags->common.thresholds_dir = context.thresholds_dir();
-  compare->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  compare->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
+      ->capture_default_str();
   compare->add_option("--json", flags->common.json_file, "Write B with its new verdicts to FILE");
   compare->add_option("--color", flags->common.color, "auto, always or never");
   compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });

@@ -24,9 +24,8 @@ void print_devices(const std::vector<Backend>& backends, const std::string& sele
       continue;
     }
     const Fingerprint& f = opened.device->fingerprint();
-    std::printf("  %-7s %s  (machine id %s%s%s)\n", std::string(to_string(b)).c_str(),
-                f.device_name.c_str(), f.machine_id.c_str(),
-                f.driver_version.empty() ? "" : ", driver ", f.driver_version.c_str());
+    std::printf("  %-7s %s  (machine id %s%s%s)\n", std::string(to_string(b)).c_str(), f.device_name.c_str(),
+                f.machine_id.c_str(), f.driver_version.empty() ? "" : ", driver ", f.driver_version.c_str());
   }
 }
 
@@ -71,7 +70,8 @@ void add_list_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<ListFlags>();
   CLI::App* list = app.add_subcommand("list", "List kernels, cases, backends and the devices found here");
   add_selection_options(*list, flags->common);
-  list->add_flag("--ctest", flags->ctest, "One line per case for CTest discovery: <case id> <kernel> <backend>");
+  list->add_flag("--ctest", flags->ctest,
+                 "One line per case for CTest discovery: <case id> <kernel> <backend>");
   list->add_flag("--machine-id", flags->machine_id, "Print only this machine's id for the backend");
   list->callback([flags, &context] { context.exit_code = list_main(*flags); });
 }

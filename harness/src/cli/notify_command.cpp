@@ -1,12 +1,12 @@
 // `perfgate notify [RESULTS.json]`: wiring only. The notify layer reads its configuration,
 // builds the alert and delivers it; this file maps the outcome to output and an exit code.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "notify/alert.h"
@@ -20,11 +20,12 @@ namespace perfgate {
 namespace {
 
 // Exit codes of `perfgate notify` (docs/webhooks.md).
-constexpr int kDelivered = 0;      // delivered, or nothing to send
-constexpr int kRejected = 2;       // bad input, or the receiver refused an alert (4xx)
-constexpr int kQueued = 3;         // kept in the outbox, not delivered: the next notify sends it
+constexpr int kDelivered = 0;  // delivered, or nothing to send
+constexpr int kRejected = 2;   // bad input, or the receiver refused an alert (4xx)
+constexpr int kQueued = 3;     // kept in the outbox, not delivered: the next notify sends it
 
-constexpr const char* kFooter = R"(Configuration (environment, or a YAML file named by PERFGATE_WEBHOOK_CONFIG):
+constexpr const char* kFooter =
+    R"(Configuration (environment, or a YAML file named by PERFGATE_WEBHOOK_CONFIG):
   PERFGATE_WEBHOOK_URL        where alerts go (never printed: logs show the host only)
   PERFGATE_WEBHOOK_SECRET     whsec_<base64> Standard Webhooks signing secret
   PERFGATE_WEBHOOK_FORMAT     generic (default) | slack
@@ -76,9 +77,10 @@ int notify(const std::string& results_path, bool dry_run) {
 
   WebhookSender sender(config, {}, {.log = say});
   const SendReport report = sender.send(alert);
-  std::cout << fmt::format("notify {}: {} delivered, {} queued, {} rejected{}\n", config.url->host(),
-                           report.delivered, report.queued, report.rejected,
-                           report.dropped > 0 ? fmt::format(", {} dropped by the outbox limits", report.dropped) : "");
+  std::cout << fmt::format(
+      "notify {}: {} delivered, {} queued, {} rejected{}\n", config.url->host(), report.delivered,
+      report.queued, report.rejected,
+      report.dropped > 0 ? fmt::format(", {} dropped by the outbox limits", report.dropped) : "");
   if (report.rejected > 0) return kRejected;
   if (report.queued > 0) {
     say(fmt::format("{} alert(s) wait in {}; the next `perfgate notify` sends them", report.queued,

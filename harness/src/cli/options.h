@@ -1,13 +1,12 @@
 #pragma once
 // The options most commands share, and what they build: the selection of cases, the device,
 // the thresholds and the baselines. Built once here and passed down as values.
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/commands.h"
 #include "judge/thresholds.h"
@@ -18,16 +17,16 @@
 namespace perfgate {
 
 struct CommonOptions {
-  std::vector<std::string> cases;    // positional case globs or kernel names
-  std::string backend;               // "" = best device here
+  std::vector<std::string> cases;  // positional case globs or kernel names
+  std::string backend;             // "" = best device here
   std::string kernel_glob;
   std::string device;
-  std::vector<std::string> axes;     // NAME=V1,V2
+  std::vector<std::string> axes;  // NAME=V1,V2
   std::string json_file;
-  std::string baselines_dir;         // defaults from the Context
+  std::string baselines_dir;  // defaults from the Context
   std::string thresholds_dir;
-  std::string cache_dir;             // "" = $PERFGATE_CACHE_DIR or ~/.cache/perfgate
-  std::uint64_t seed = 0;            // 0 = fresh random inputs each run
+  std::string cache_dir;   // "" = $PERFGATE_CACHE_DIR or ~/.cache/perfgate
+  std::uint64_t seed = 0;  // 0 = fresh random inputs each run
   bool quiet = false;
   std::string color = "auto";
 

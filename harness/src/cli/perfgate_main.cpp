@@ -9,10 +9,11 @@
 namespace perfgate {
 
 int perfgate_main(int argc, char** argv, const char* project_dir) {
-  CLI::App app{"perfgate: a performance regression gate for compute kernels.\n"
-               "Measures each kernel's latency and bandwidth, judges it against the approved\n"
-               "baseline under the YAML thresholds, and fails on a real regression.\n"
-               "Exit codes: 0 pass/improved, 1 regressed, 2 error, 77 skipped (no device or baseline)."};
+  CLI::App app{
+      "perfgate: a performance regression gate for compute kernels.\n"
+      "Measures each kernel's latency and bandwidth, judges it against the approved\n"
+      "baseline under the YAML thresholds, and fails on a real regression.\n"
+      "Exit codes: 0 pass/improved, 1 regressed, 2 error, 77 skipped (no device or baseline)."};
   app.set_version_flag("--version", perfgate_version());
   app.require_subcommand(0, 1);
   Context context;

@@ -1,9 +1,9 @@
 // `perfgate report RESULTS.json [--markdown F] [--html F] [--junit F] [--gbench F] ...`: wiring
 // only; the printers live in harness/src/report.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "core/atomic_file.h"
@@ -40,15 +40,16 @@ int report_main(const ReportFlags& flags) {
   const RunResult run = read_results_or_gbench(flags.results);
   if (flags.append_history) {
     const int lines = append_history(flags.history_dir, run);
-    std::fprintf(stderr, "perfgate report: %s\n",
-                 lines > 0 ? fmt::format("appended {} cases of run {} to {}", lines, run.run_id,
-                                         history_file(flags.history_dir, run.fingerprint.machine_id).string())
-                                 .c_str()
-                           : fmt::format("run {} is already in the history (or has no measured case)", run.run_id)
-                                 .c_str());
+    std::fprintf(
+        stderr, "perfgate report: %s\n",
+        lines > 0
+            ? fmt::format("appended {} cases of run {} to {}", lines, run.run_id,
+                          history_file(flags.history_dir, run.fingerprint.machine_id).string())
+                  .c_str()
+            : fmt::format("run {} is already in the history (or has no measured case)", run.run_id).c_str());
   }
-  const bool any = !flags.markdown.empty() || !flags.html.empty() || !flags.junit.empty() || !flags.gbench.empty() ||
-                   !flags.json.empty();
+  const bool any = !flags.markdown.empty() || !flags.html.empty() || !flags.junit.empty() ||
+                   !flags.gbench.empty() || !flags.json.empty();
   if (!any) std::fputs(render_markdown(run).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_markdown(run));
   if (!flags.junit.empty()) emit(flags.junit, render_junit(run));
@@ -73,19 +74,23 @@ int report_main(const ReportFlags& flags) {
 void add_report_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<ReportFlags>();
   CLI::App* report = app.add_subcommand(
-      "report", "A run's report: Markdown (the default, to stdout), HTML with plots, JUnit XML, Google Benchmark JSON");
-  report->add_option("RESULTS.json", flags->results,
-                     "Results of a run (perfgate ... --json FILE), a results folder, or Google Benchmark JSON")
+      "report",
+      "A run's report: Markdown (the default, to stdout), HTML with plots, JUnit XML, Google Benchmark JSON");
+  report
+      ->add_option("RESULTS.json", flags->results,
+                   "Results of a run (perfgate ... --json FILE), a results folder, or Google Benchmark JSON")
       ->required()
       ->check(CLI::ExistingPath);
   report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");
   report->add_option("--html", flags->html, "Write the self-contained HTML report to FILE");
-  report->add_option("--junit", flags->junit, "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
+  report->add_option("--junit", flags->junit,
+                     "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
   report->add_option("--json", flags->json,
                      "Write the run as one results JSON file (a results folder becomes one merged run)");
   report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
-  report->add_option("--baseline", flags->baseline,
-                     "Results whose samples the HTML distribution plots draw as the baseline")
+  report
+      ->add_option("--baseline", flags->baseline,
+                   "Results whose samples the HTML distribution plots draw as the baseline")
       ->check(CLI::ExistingPath);
   report->add_option("--history", flags->history_dir,
                      "History folder (JSON Lines per machine): the HTML draws each case's trend from it");

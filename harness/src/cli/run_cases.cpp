@@ -61,8 +61,8 @@ void write_case_results(const std::string& dir, const RunResult& run) {
 
 }  // namespace
 
-void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseSpec>& cases,
-                 RunResult& run, bool check_output) {
+void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseSpec>& cases, RunResult& run,
+                 bool check_output) {
   OpenedDevice opened = open_backend(backend, flags.common.device);
   if (run.fingerprint.machine_id.empty()) {
     run.fingerprint = opened.device ? opened.device->fingerprint() : Fingerprint{};
@@ -85,8 +85,7 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const BaselineStore baselines(flags.common.baselines_dir);
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
-  Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks,
-            flags.common.input_seed());
+  Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks, flags.common.input_seed());
   Progress progress(!flags.common.quiet && !check_output);
   std::optional<EventStream> events;
   if (!flags.events_file.empty()) events.emplace(flags.events_file);

@@ -22,13 +22,15 @@ int run_main(const RunFlags& flags) {
 
 void add_run_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<RunFlags>();
-  CLI::App* run = app.add_subcommand("run", "Run the default suite on the best device here and print a table (the default command)");
+  CLI::App* run = app.add_subcommand(
+      "run", "Run the default suite on the best device here and print a table (the default command)");
   flags->project_dir = context.project_dir;
   add_selection_options(*run, flags->common);
   add_run_options(*run, flags->common, context);
   run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
-  run->add_option("--events", flags->events_file,
-                  "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
+  run->add_option(
+      "--events", flags->events_file,
+      "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
   run->callback([flags, &context] { context.exit_code = run_main(*flags); });
 }
 

@@ -120,7 +120,8 @@ int serve_main(const ServeFlags& flags) {
 
 void add_serve_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<ServeFlags>();
-  CLI::App* serve = app.add_subcommand("serve", "One side of an A/B check, driven line by line on stdin (internal)");
+  CLI::App* serve =
+      app.add_subcommand("serve", "One side of an A/B check, driven line by line on stdin (internal)");
   serve->group("");  // hidden: `check --base` runs it
   serve->add_option("case", flags->case_id, "Case id")->required();
   serve->add_option("--device", flags->device, "Vulkan device: index or part of its name");

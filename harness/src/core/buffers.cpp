@@ -48,9 +48,7 @@ std::size_t Buffers::index_of(std::string_view name) const {
 }
 
 HostBuffer& Buffers::operator[](std::string_view name) { return buffers_[index_of(name)]; }
-const HostBuffer& Buffers::operator[](std::string_view name) const {
-  return buffers_[index_of(name)];
-}
+const HostBuffer& Buffers::operator[](std::string_view name) const { return buffers_[index_of(name)]; }
 
 std::uint16_t to_half(float value) {
   const std::uint32_t f = std::bit_cast<std::uint32_t>(value);

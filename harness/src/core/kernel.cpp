@@ -7,9 +7,7 @@
 
 namespace perfgate {
 
-std::string_view to_string(Backend backend) {
-  return backend == Backend::cpu ? "cpu" : "vulkan";
-}
+std::string_view to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "vulkan"; }
 
 Backend backend_from_string(std::string_view name) {
   if (name == "cpu") return Backend::cpu;
@@ -36,7 +34,8 @@ KernelDef& KernelDef::axis_limits(const std::string& name, std::int64_t min_valu
       found = true;
     }
   if (!found || min_value > max_value)
-    throw Error("kernel " + name_ + ": axis_limits(" + name + ") names no axis, or its minimum exceeds its maximum");
+    throw Error("kernel " + name_ + ": axis_limits(" + name +
+                ") names no axis, or its minimum exceeds its maximum");
   return *this;
 }
 
@@ -90,8 +89,8 @@ CheckResult KernelDef::verify(const Params& params, const Buffers& buffers) cons
       return {false, "output " + output + " is not f32: give the kernel a custom check"};
     const double error = relative_l2_error(buffer.as<float>(), expected);
     char text[160];
-    std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g)", output.c_str(),
-                  error, tolerance_);
+    std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g)", output.c_str(), error,
+                  tolerance_);
     if (!result.detail.empty()) result.detail += "; ";
     result.detail += text;
     if (!(error <= tolerance_)) result.ok = false;

@@ -7,7 +7,6 @@
 
 #include "perfgate/run_summary.h"
 
-
 namespace perfgate {
 namespace {
 
@@ -32,7 +31,8 @@ std::string resolution_text(double allowed_pct, const std::string& source) {
 std::string resolution_text(const Judgement& j) {
   if (j.baseline_median == 0 || j.threshold_pct <= 0) return "";
   // Results written before resolutions had sources still show their threshold.
-  return j.threshold_source.empty() ? pct_text(j.threshold_pct) : resolution_text(j.threshold_pct, j.threshold_source);
+  return j.threshold_source.empty() ? pct_text(j.threshold_pct)
+                                    : resolution_text(j.threshold_pct, j.threshold_source);
 }
 
 std::string case_resolution(const CaseResult& result) {
@@ -54,9 +54,9 @@ std::string run_resolution(const RunResult& run) {
   for (const auto& [source, count] : by_source)
     sources += (sources.empty() ? "" : ", ") + std::to_string(count) + " " + source;
   const auto [lo, hi] = std::minmax_element(allowed.begin(), allowed.end());
-  return "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " + std::to_string(allowed.size()) +
-         " judged cases, " + pct_text(*lo) + " to " + pct_text(*hi) + "; " + sources + ") on " +
-         run.fingerprint.machine_id;
+  return "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " +
+         std::to_string(allowed.size()) + " judged cases, " + pct_text(*lo) + " to " + pct_text(*hi) + "; " +
+         sources + ") on " + run.fingerprint.machine_id;
 }
 
 }  // namespace perfgate

@@ -100,7 +100,9 @@ std::string perfgate_version() { return PERFGATE_VERSION; }
 std::uint64_t host_memory_bytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page_bytes = ::sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_bytes > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_bytes) : 0;
+  return pages > 0 && page_bytes > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_bytes)
+             : 0;
 }
 
 }  // namespace perfgate

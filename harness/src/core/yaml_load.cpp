@@ -1,5 +1,8 @@
 #include "core/yaml_load.h"
 
+#include <yaml-cpp/anchor.h>
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -7,9 +10,6 @@
 #include <new>
 #include <set>
 #include <sstream>
-
-#include <yaml-cpp/anchor.h>
-#include <yaml-cpp/eventhandler.h>
 
 #include "perfgate/error.h"
 
@@ -23,9 +23,7 @@ class PlainYamlCheck : public YAML::EventHandler {
   void OnDocumentStart(const YAML::Mark&) override {}
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { check(mark, anchor); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
-    throw refused(mark, "an alias (*name)");
-  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { throw refused(mark, "an alias (*name)"); }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                 const std::string&) override {
     check(mark, anchor);
@@ -40,7 +38,9 @@ class PlainYamlCheck : public YAML::EventHandler {
     check(mark, anchor);
   }
   void OnMapEnd() override {}
-  void OnAnchor(const YAML::Mark& mark, const std::string&) override { throw refused(mark, "an anchor (&name)"); }
+  void OnAnchor(const YAML::Mark& mark, const std::string&) override {
+    throw refused(mark, "an anchor (&name)");
+  }
 
  private:
   void check(const YAML::Mark& mark, YAML::anchor_t anchor) const {

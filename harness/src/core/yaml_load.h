@@ -3,13 +3,13 @@
 // which anyone with a merged pull request can change: bounded in size before a byte is parsed,
 // and plain YAML only. Anchors and aliases are refused because perfgate never writes them and
 // an alias repeated a thousand times turns a 500 KB file into minutes and gigabytes of work.
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <string_view>
-
-#include <yaml-cpp/yaml.h>
 
 namespace perfgate {
 
@@ -21,8 +21,8 @@ std::string read_bounded_file(const std::filesystem::path& file, std::uintmax_t 
 // alias, or does not fit in memory.
 YAML::Node load_plain_yaml(const std::string& text, const std::string& file);
 
-// Refuses keys of `map` that are not in `allowed` (when it is not empty), and keys given twice (which yaml-cpp
-// silently accepts): Error "file:line: path.key: unknown key (expected one of: ...)".
+// Refuses keys of `map` that are not in `allowed` (when it is not empty), and keys given twice (which
+// yaml-cpp silently accepts): Error "file:line: path.key: unknown key (expected one of: ...)".
 void check_keys(const std::string& file, const YAML::Node& map, const std::string& path,
                 std::initializer_list<std::string_view> allowed);
 

@@ -17,10 +17,8 @@ double elapsed_ns(Clock::time_point start) {
 
 class CpuCase final : public PreparedCase {
  public:
-  CpuCase(const KernelDef& kernel, const Params& params, const Buffers& host,
-          std::uint64_t cache_bytes)
-      : kernel_(kernel), params_(params), buffers_(host),
-        flush_(static_cast<std::size_t>(2 * cache_bytes)) {}
+  CpuCase(const KernelDef& kernel, const Params& params, const Buffers& host, std::uint64_t cache_bytes)
+      : kernel_(kernel), params_(params), buffers_(host), flush_(static_cast<std::size_t>(2 * cache_bytes)) {}
 
   void upload(const Buffers& host) override {
     for (std::size_t i = 0; i < host.all().size(); ++i) {

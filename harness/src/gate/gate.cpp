@@ -12,8 +12,7 @@ namespace perfgate {
 
 void Gate::judge(CaseResult& result, const Thresholds& thresholds) const {
   std::optional<BaselineCase> baseline;
-  if (baselines_)
-    baseline = baselines_->find(device_.fingerprint().machine_id, result.kernel, result.id);
+  if (baselines_) baseline = baselines_->find(device_.fingerprint().machine_id, result.kernel, result.id);
   judge_against(result, baseline, thresholds, device_.fingerprint());
 }
 

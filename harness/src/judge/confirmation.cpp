@@ -33,8 +33,8 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
     const Judgement* main = main_judgement(f);
     result.confirmations.push_back({f.verdict, main ? main->metric : "", main ? main->change_pct : 0});
     if (f.verdict == Verdict::error || f.verdict == Verdict::skipped) {
-      result.message = "unconfirmed (a fresh measurement ended in " + std::string(to_string(f.verdict)) + ": " +
-                       f.message + "): " + first;
+      result.message = "unconfirmed (a fresh measurement ended in " + std::string(to_string(f.verdict)) +
+                       ": " + f.message + "): " + first;
       return;
     }
     const std::string change = main ? main->metric + " " + signed_pct(main->change_pct) : "";

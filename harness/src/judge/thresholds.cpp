@@ -17,7 +17,7 @@
 namespace perfgate {
 
 const std::vector<std::string>& known_metrics() {
-  static const std::vector<std::string> names = {metric::latency_ns,     metric::host_latency_ns,
+  static const std::vector<std::string> names = {metric::latency_ns,      metric::host_latency_ns,
                                                  metric::cold_latency_ns, metric::bandwidth_gbps,
                                                  metric::gflops,          metric::pct_peak_bw};
   return names;
@@ -52,15 +52,13 @@ class FileReader {
   Error error(const YAML::Node& at, const std::string& key, const std::string& message) const {
     return located_error(file_, at.Mark().line + 1, key, message);  // Mark lines are 0-based
   }
-  std::string where(const YAML::Node& at) const {
-    return file_ + ":" + std::to_string(at.Mark().line + 1);
-  }
+  std::string where(const YAML::Node& at) const { return file_ + ":" + std::to_string(at.Mark().line + 1); }
 
   // Calls each(key, value, path) for every entry of a map, refusing keys not in `allowed`
   // (when given) and keys given twice, which yaml-cpp would silently accept.
   template <class Each>
-  void fields(const YAML::Node& map, const std::string& path,
-              std::initializer_list<std::string_view> allowed, Each&& each) const {
+  void fields(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> allowed,
+              Each&& each) const {
     if (!map || map.IsNull()) return;  // absent or empty: nothing to apply
     if (!map.IsMap()) throw error(map, path, "expected a map, got " + describe(map));
     check_keys(file_, map, path, allowed);
@@ -88,7 +86,8 @@ class FileReader {
     int value = 0;
     if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int>::decode(node, value))
       throw error(node, key, "expected a whole number, got " + describe(node));
-    if (value < low) throw error(node, key, "must be at least " + std::to_string(low) + ", got " + node.Scalar());
+    if (value < low)
+      throw error(node, key, "must be at least " + std::to_string(low) + ", got " + node.Scalar());
     return value;
   }
   std::string text(const YAML::Node& node, const std::string& key) const {
@@ -105,8 +104,7 @@ class FileReader {
   std::string file_;
 };
 
-void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path,
-                  MetricThreshold& m) {
+void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path, MetricThreshold& m) {
   in.fields(map, path, {"direction", "max_regression_pct", "min_allowed_pct", "min_change", "floor"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "direction") {
@@ -129,22 +127,29 @@ void apply_metric(const FileReader& in, const YAML::Node& map, const std::string
 void apply_sampling(const FileReader& in, const YAML::Node& map, const std::string& path,
                     SamplingSettings& s) {
   in.fields(map, path,
-            {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct",
-             "warmup_s", "batch_min_time_ms"},
+            {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct", "warmup_s",
+             "batch_min_time_ms"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
-              if (key == "min_samples") s.min_samples = in.integer_at_least(value, at, 1);
-              else if (key == "max_samples") s.max_samples = in.integer_at_least(value, at, 1);
-              else if (key == "min_time_s") s.min_time_s = in.number_at_least(value, at, 0);
-              else if (key == "timeout_s") s.timeout_s = in.number_at_least(value, at, 0);
-              else if (key == "target_precision_pct") s.target_precision_pct = in.number_at_least(value, at, 0);
-              else if (key == "warmup_s") s.warmup_s = in.number_at_least(value, at, 0);
-              else s.batch_min_time_ms = in.number_at_least(value, at, 0);
+              if (key == "min_samples")
+                s.min_samples = in.integer_at_least(value, at, 1);
+              else if (key == "max_samples")
+                s.max_samples = in.integer_at_least(value, at, 1);
+              else if (key == "min_time_s")
+                s.min_time_s = in.number_at_least(value, at, 0);
+              else if (key == "timeout_s")
+                s.timeout_s = in.number_at_least(value, at, 0);
+              else if (key == "target_precision_pct")
+                s.target_precision_pct = in.number_at_least(value, at, 0);
+              else if (key == "warmup_s")
+                s.warmup_s = in.number_at_least(value, at, 0);
+              else
+                s.batch_min_time_ms = in.number_at_least(value, at, 0);
             });
 }
 
 // The settings shared by `defaults` and an override (which also has `match`, read elsewhere).
-void apply_settings(const FileReader& in, const YAML::Node& map, const std::string& path,
-                    bool is_override, Thresholds& t) {
+void apply_settings(const FileReader& in, const YAML::Node& map, const std::string& path, bool is_override,
+                    Thresholds& t) {
   auto each = [&](const std::string& key, const YAML::Node& value, const std::string& at) {
     if (key == "significance") {
       t.significance = in.number(value, at);
@@ -172,8 +177,9 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       in.fields(value, at, {}, [&](const std::string& name, const YAML::Node& m, const std::string& mat) {
         const auto& known = known_metrics();
         if (std::find(known.begin(), known.end(), name) == known.end())
-          throw in.error(m, mat, "unknown metric (expected one of: latency_ns, host_latency_ns, "
-                                 "cold_latency_ns, bandwidth_gbps, gflops, pct_peak_bw)");
+          throw in.error(m, mat,
+                         "unknown metric (expected one of: latency_ns, host_latency_ns, "
+                         "cold_latency_ns, bandwidth_gbps, gflops, pct_peak_bw)");
         auto [entry, added] = t.metrics.try_emplace(name);
         if (added) entry->second.direction = natural_direction(name);
         apply_metric(in, m, mat, entry->second);
@@ -181,11 +187,17 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
     }
   };
   if (is_override)
-    in.fields(map, path, {"match", "significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s",
-                          "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
+    in.fields(
+        map, path,
+        {"match", "significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct",
+         "ab_min_rounds", "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"},
+        each);
   else
-    in.fields(map, path, {"significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s",
-                          "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"}, each);
+    in.fields(
+        map, path,
+        {"significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct", "ab_min_rounds",
+         "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"},
+        each);
 }
 
 // Settings that are each valid but contradict one another.
@@ -260,8 +272,7 @@ class ThresholdSet::Loader {
 ThresholdSet ThresholdSet::load(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw located_error(dir.string(), 0, "", "thresholds folder not found");
+  if (!fs::is_directory(dir, ec)) throw located_error(dir.string(), 0, "", "thresholds folder not found");
   std::vector<fs::path> paths;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string ext = entry.path().extension().string();

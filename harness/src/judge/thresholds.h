@@ -8,9 +8,8 @@
 //     remeasure: 2
 //     confirm: 1
 //     noise_factor: 4.0
-//     ab_max_regression_pct: 5        (also ab_min_rounds, ab_min_time_s, ab_max_rounds, ab_samples_per_round)
-//     sampling: {min_samples: 10, ...}
-//     metrics:
+//     ab_max_regression_pct: 5        (also ab_min_rounds, ab_min_time_s, ab_max_rounds,
+//     ab_samples_per_round) sampling: {min_samples: 10, ...} metrics:
 //       latency_ns: {direction: lower, min_allowed_pct: 2, min_change: 50}
 //   overrides:
 //     - match: {case: "copy/cpu/*", machine: "cpu-*"}
@@ -40,8 +39,8 @@ struct MetricThreshold {
   // a fixed one is the least allowed (the noise may still widen it, never narrow it).
   std::optional<double> max_regression_pct;
   std::optional<double> min_allowed_pct;
-  std::optional<double> min_change;          // absolute, in the metric's unit: smaller never regresses
-  std::optional<double> floor;               // absolute limit; 0 = off (see has_floor)
+  std::optional<double> min_change;  // absolute, in the metric's unit: smaller never regresses
+  std::optional<double> floor;       // absolute limit; 0 = off (see has_floor)
 
   bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }
@@ -63,7 +62,7 @@ struct Thresholds {
   int ab_min_rounds = 20;            // rounds before a verdict may stop the check
   double ab_min_time_s = 2;          // and the time they must span: a burst cannot fill them all
   int ab_max_rounds = 400;
-  int ab_samples_per_round = 3;      // batches each side takes per round
+  int ab_samples_per_round = 3;  // batches each side takes per round
   // Only the judged metrics (MetricThreshold::judged) after resolve().
   std::map<std::string, MetricThreshold> metrics;
 };

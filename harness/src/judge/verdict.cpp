@@ -112,7 +112,8 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
   if (threshold == thresholds.metrics.end() || !threshold->second.relative() || latency == runs.end())
     return std::nullopt;
   CaseNoise out;
-  out.noise = run_noise(latency->second, threshold->second.min_allowed_pct.value_or(0), thresholds.noise_factor);
+  out.noise =
+      run_noise(latency->second, threshold->second.min_allowed_pct.value_or(0), thresholds.noise_factor);
   out.allowance = allowed_regression(out.noise, threshold->second, thresholds.noise_factor);
   return out;
 }
@@ -172,8 +173,7 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
 
   const std::string medians = "median " + format_value(j.metric, j.current_median) + " vs " +
                               format_value(j.metric, j.baseline_median) + ": " +
-                              format_pct(std::abs(j.change_pct)) +
-                              (j.change_pct >= 0 ? " worse" : " better");
+                              format_pct(std::abs(j.change_pct)) + (j.change_pct >= 0 ? " worse" : " better");
   const std::string detail = " (allowed " + format_pct(j.threshold_pct) + ", " + allowance.why +
                              printf_string(", p=%.2g)", j.p_value);
 
@@ -202,8 +202,7 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   // Past the threshold: both tests must agree that it is real. The interval is of
   // current / baseline, so "worse" is above 1 for lower-is-better and below 1 otherwise.
   const bool worse = j.change_pct > 0;
-  const Interval ci = bootstrap_median_ratio(current, pooled, 1 - significance,
-                                             seed_from(current, pooled));
+  const Interval ci = bootstrap_median_ratio(current, pooled, 1 - significance, seed_from(current, pooled));
   const bool above_one = ci.low > 1, below_one = ci.high < 1;
   const bool ci_agrees = (worse == !higher) ? above_one : below_one;
   const bool rank_agrees = j.p_value < significance;
@@ -214,9 +213,10 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   }
   j.verdict = Verdict::inconclusive;
   j.reason = medians + detail + ", not significant: " +
-             (rank_agrees ? printf_string("the %g%% interval of the median ratio", 100 * (1 - significance)) +
-                                printf_string(" [%.3g", ci.low) + printf_string(", %.3g] includes no change", ci.high)
-                          : printf_string("p is not below %g", significance));
+             (rank_agrees
+                  ? printf_string("the %g%% interval of the median ratio", 100 * (1 - significance)) +
+                        printf_string(" [%.3g", ci.low) + printf_string(", %.3g] includes no change", ci.high)
+                  : printf_string("p is not below %g", significance));
   return j;
 }
 

@@ -26,7 +26,8 @@ void check_limits(const KernelDef& kernel, const Axis& axis, std::int64_t value,
 
 // Kernels multiply their axes (rows x columns, m x k) into element counts and byte sizes; a
 // point whose values multiply past 2^62 would wrap around in that arithmetic.
-void check_product(const std::vector<std::pair<std::string, std::int64_t>>& values, const std::string& where) {
+void check_product(const std::vector<std::pair<std::string, std::int64_t>>& values,
+                   const std::string& where) {
   std::int64_t product = 1;
   for (const auto& [name, value] : values)
     if (__builtin_mul_overflow(product, value, &product) || product > (std::int64_t{1} << 62))
@@ -42,7 +43,8 @@ std::vector<Params> points(const KernelDef& kernel, Backend backend,
     auto it = overrides.find(axis.name);
     const auto& values = it != overrides.end() ? it->second : axis.values;
     if (it != overrides.end())
-      for (std::int64_t v : values) check_limits(kernel, axis, v, "--axis " + axis.name + "=" + std::to_string(v));
+      for (std::int64_t v : values)
+        check_limits(kernel, axis, v, "--axis " + axis.name + "=" + std::to_string(v));
     std::vector<std::vector<std::pair<std::string, std::int64_t>>> next;
     for (const auto& prefix : partial)
       for (std::int64_t v : values) {
@@ -69,13 +71,18 @@ std::int64_t parse_value(const std::string& text, const std::string& option) {
   auto [rest, ec] = std::from_chars(text.data(), end, value);
   if (ec == std::errc::result_out_of_range)
     throw Error("--axis " + option + ": '" + text + "' is too large (at most 2^63 - 1)");
-  if (ec != std::errc() || rest == text.data()) throw Error("--axis " + option + ": '" + text + "' is not an integer");
+  if (ec != std::errc() || rest == text.data())
+    throw Error("--axis " + option + ": '" + text + "' is not an integer");
   const std::string suffix(rest, end);
   int shift = 0;
-  if (suffix == "k" || suffix == "K") shift = 10;
-  else if (suffix == "M") shift = 20;
-  else if (suffix == "G") shift = 30;
-  else if (!suffix.empty()) throw Error("--axis " + option + ": '" + text + "' has an unknown suffix");
+  if (suffix == "k" || suffix == "K")
+    shift = 10;
+  else if (suffix == "M")
+    shift = 20;
+  else if (suffix == "G")
+    shift = 30;
+  else if (!suffix.empty())
+    throw Error("--axis " + option + ": '" + text + "' has an unknown suffix");
   if (value > (std::numeric_limits<std::int64_t>::max() >> shift) ||
       value < (std::numeric_limits<std::int64_t>::min() >> shift))
     throw Error("--axis " + option + ": '" + text + "' is too large (at most 2^63 - 1)");
@@ -89,10 +96,11 @@ std::vector<std::int64_t> range_values(std::int64_t first, std::int64_t last, st
   for (std::int64_t v = first;;) {
     values.push_back(v);
     if (values.size() > kMaxRangePoints)
-      throw Error("--axis " + option + ": range '" + item + "' gives more than " + std::to_string(kMaxRangePoints) +
-                  " values");
+      throw Error("--axis " + option + ": range '" + item + "' gives more than " +
+                  std::to_string(kMaxRangePoints) + " values");
     std::int64_t next = 0;
-    const bool overflow = multiply ? __builtin_mul_overflow(v, by, &next) : __builtin_add_overflow(v, by, &next);
+    const bool overflow =
+        multiply ? __builtin_mul_overflow(v, by, &next) : __builtin_add_overflow(v, by, &next);
     if (overflow || next > last) break;
     v = next;
   }
@@ -140,11 +148,9 @@ std::vector<CaseSpec> select_cases(const Selection& selection) {
   bool kernel_matched = false;
 
   for (const KernelDef& kernel : registered_kernels()) {
-    if (!selection.kernel_glob.empty() && !glob_match(selection.kernel_glob, kernel.name()))
-      continue;
+    if (!selection.kernel_glob.empty() && !glob_match(selection.kernel_glob, kernel.name())) continue;
     kernel_matched = true;
-    if (selection.default_suite_only && selection.case_globs.empty() && !kernel.default_suite())
-      continue;
+    if (selection.default_suite_only && selection.case_globs.empty() && !kernel.default_suite()) continue;
     for (const Axis& axis : kernel.axes())
       if (selection.axes.count(axis.name)) axes_used.insert(axis.name);
     for (Backend backend : backends) {
@@ -170,7 +176,8 @@ std::vector<CaseSpec> select_cases(const Selection& selection) {
   for (const auto& [name, values] : selection.axes)
     if (!axes_used.count(name)) throw Error("--axis " + name + ": no selected kernel has this axis");
   if (cases.empty() && !selection.axes.empty())
-    throw Error("the --axis values leave no valid case (each kernel's limits: perfgate list, docs/kernels.md)");
+    throw Error(
+        "the --axis values leave no valid case (each kernel's limits: perfgate list, docs/kernels.md)");
   return cases;
 }
 
@@ -181,9 +188,11 @@ CaseSpec parse_case_id(const std::string& id) {
   std::string kernel_name = id.substr(0, slash1);
   const KernelDef* kernel = find_kernel(kernel_name);
   if (!kernel) throw Error("case id '" + id + "': no kernel named '" + kernel_name + "'");
-  Backend backend = backend_from_string(id.substr(slash1 + 1, slash2 == std::string::npos ? std::string::npos : slash2 - slash1 - 1));
+  Backend backend = backend_from_string(
+      id.substr(slash1 + 1, slash2 == std::string::npos ? std::string::npos : slash2 - slash1 - 1));
   if (!kernel->has_backend(backend))
-    throw Error("case id '" + id + "': kernel " + kernel_name + " has no " + std::string(to_string(backend)) + " code");
+    throw Error("case id '" + id + "': kernel " + kernel_name + " has no " + std::string(to_string(backend)) +
+                " code");
   std::map<std::string, std::int64_t> given;
   if (slash2 != std::string::npos) {
     std::string list = id.substr(slash2 + 1);
@@ -207,7 +216,9 @@ CaseSpec parse_case_id(const std::string& id) {
     values.emplace_back(axis.name, it->second);
     given.erase(it);
   }
-  if (!given.empty()) throw Error("case id '" + id + "': kernel " + kernel_name + " has no axis '" + given.begin()->first + "'");
+  if (!given.empty())
+    throw Error("case id '" + id + "': kernel " + kernel_name + " has no axis '" + given.begin()->first +
+                "'");
   check_product(values, "case id '" + id + "'");
   Params params(std::move(values));
   if (!kernel->is_valid(params, backend))

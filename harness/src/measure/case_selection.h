@@ -17,11 +17,11 @@ struct CaseSpec {
 };
 
 struct Selection {
-  std::vector<std::string> case_globs;  // fnmatch on case ids, or exact kernel names
-  std::string kernel_glob;              // fnmatch on kernel names ("" = all)
-  std::vector<Backend> backends;        // empty = every backend
+  std::vector<std::string> case_globs;                    // fnmatch on case ids, or exact kernel names
+  std::string kernel_glob;                                // fnmatch on kernel names ("" = all)
+  std::vector<Backend> backends;                          // empty = every backend
   std::map<std::string, std::vector<std::int64_t>> axes;  // --axis overrides
-  bool default_suite_only = false;      // kernels left out of the default suite are skipped
+  bool default_suite_only = false;                        // kernels left out of the default suite are skipped
 };
 
 // Every case the selection names. Throws Error when a glob, kernel or axis matches nothing.

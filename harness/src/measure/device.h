@@ -16,9 +16,9 @@ namespace perfgate {
 // The time of one batch of back-to-back dispatches of a case's plan.
 struct BatchTiming {
   int dispatches = 0;
-  double device_ns = 0;                // GPU timestamps (CPU: same as host_ns)
-  double host_ns = 0;                  // host wall time from submit to completion
-  std::vector<double> stage_device_ns; // per dispatch of the plan, summed over the batch
+  double device_ns = 0;                 // GPU timestamps (CPU: same as host_ns)
+  double host_ns = 0;                   // host wall time from submit to completion
+  std::vector<double> stage_device_ns;  // per dispatch of the plan, summed over the batch
 };
 
 // One case made ready on a device: device buffers allocated and inputs uploaded.

@@ -44,7 +44,8 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
     result.metrics[metric::bandwidth_gbps] = make_metric(rate_per_ns(ns, bytes));
     if (peaks.bandwidth_gbps > 0) {
       result.peak_bandwidth_gbps = peaks.bandwidth_gbps;
-      result.metrics[metric::pct_peak_bw] = make_metric(rate_per_ns(ns, 100.0 * bytes / peaks.bandwidth_gbps));
+      result.metrics[metric::pct_peak_bw] =
+          make_metric(rate_per_ns(ns, 100.0 * bytes / peaks.bandwidth_gbps));
     }
   }
   if (result.cost.flops > 0) result.metrics[metric::gflops] = make_metric(rate_per_ns(ns, result.cost.flops));
@@ -63,11 +64,13 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
 // rather than fail deep inside the allocator or push the machine into swap.
 static void check_host_memory(const CaseSpec& spec, const std::vector<BufferSpec>& specs) {
   double needed_bytes = 0;
-  for (const auto& s : specs) needed_bytes += static_cast<double>(s.count) * static_cast<double>(element_size(s.type));
+  for (const auto& s : specs)
+    needed_bytes += static_cast<double>(s.count) * static_cast<double>(element_size(s.type));
   const double memory_bytes = static_cast<double>(host_memory_bytes());
   if (memory_bytes > 0 && needed_bytes > 0.8 * memory_bytes) {
     char text[160];
-    std::snprintf(text, sizeof text, ": its buffers need %.0f bytes, over 80%% of this machine's memory (%.0f bytes)",
+    std::snprintf(text, sizeof text,
+                  ": its buffers need %.0f bytes, over 80%% of this machine's memory (%.0f bytes)",
                   needed_bytes, memory_bytes);
     throw Error(spec.id + text);
   }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"

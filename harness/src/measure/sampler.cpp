@@ -67,8 +67,7 @@ Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {
     previous = current;
     // Re-size the batch now that clocks are higher.
     out.dispatches_per_batch = std::clamp(
-        static_cast<int>(std::ceil(options.batch_min_time_ms * 1e6 / std::max(1.0, current))), 1,
-        1 << 20);
+        static_cast<int>(std::ceil(options.batch_min_time_ms * 1e6 / std::max(1.0, current))), 1, 1 << 20);
   }
   out.warmup_s = seconds_since(warm_start);
   return out;

@@ -11,17 +11,17 @@
 namespace perfgate {
 
 struct Samples {
-  std::vector<double> device_ns;      // per dispatch, one per batch
-  std::vector<double> host_ns;        // per dispatch, one per batch
+  std::vector<double> device_ns;              // per dispatch, one per batch
+  std::vector<double> host_ns;                // per dispatch, one per batch
   std::vector<std::vector<double>> stage_ns;  // [stage][sample], per dispatch
-  std::vector<double> cold_device_ns; // one dispatch each, caches flushed before
+  std::vector<double> cold_device_ns;         // one dispatch each, caches flushed before
   int dispatches_per_batch = 1;
-  double warmup_s = 0;                // time spent warming up
-  bool converged = false;             // the target precision was reached
-  int restarts = 0;                   // samplings dropped after a level shift inside them
-  std::vector<double> sm_mhz;         // GPU clocks read after each kept batch, where known
+  double warmup_s = 0;         // time spent warming up
+  bool converged = false;      // the target precision was reached
+  int restarts = 0;            // samplings dropped after a level shift inside them
+  std::vector<double> sm_mhz;  // GPU clocks read after each kept batch, where known
   std::vector<double> memory_mhz;
-  int throttled = 0;                  // batches dropped: taken while the GPU was throttled
+  int throttled = 0;  // batches dropped: taken while the GPU was throttled
 };
 
 // Whether the latest third of `samples` (in time order) has a median more than `pct` percent

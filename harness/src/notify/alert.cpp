@@ -1,8 +1,7 @@
 #include "notify/alert.h"
 
-#include <openssl/sha.h>
-
 #include <fmt/format.h>
+#include <openssl/sha.h>
 
 #include "notify/payload_generic.h"
 #include "notify/payload_slack.h"
@@ -30,8 +29,7 @@ bool should_send(const RunResult& run, SendPolicy policy) {
   return false;
 }
 
-Alert make_alert(const RunResult& run, const CiContext& ci, PayloadFormat format,
-                 std::int64_t now_unix_ms) {
+Alert make_alert(const RunResult& run, const CiContext& ci, PayloadFormat format, std::int64_t now_unix_ms) {
   Alert alert;
   alert.id = alert_id(run.run_id);
   alert.run_id = run.run_id;

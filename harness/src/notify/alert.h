@@ -10,10 +10,10 @@
 namespace perfgate {
 
 struct Alert {
-  std::string id;              // webhook-id: "msg_" + 32 hex digits derived from the run id
+  std::string id;  // webhook-id: "msg_" + 32 hex digits derived from the run id
   std::string run_id;
-  std::int64_t created_at_ms = 0;   // Unix time in milliseconds: orders the outbox
-  std::string body;            // the JSON payload, signed and sent byte for byte
+  std::int64_t created_at_ms = 0;  // Unix time in milliseconds: orders the outbox
+  std::string body;                // the JSON payload, signed and sent byte for byte
 };
 
 std::string alert_id(const std::string& run_id);
@@ -22,7 +22,6 @@ std::string alert_id(const std::string& run_id);
 bool should_send(const RunResult& run, SendPolicy policy);
 
 // The run in `format`, as an alert stamped `now_unix_ms`.
-Alert make_alert(const RunResult& run, const CiContext& ci, PayloadFormat format,
-                 std::int64_t now_unix_ms);
+Alert make_alert(const RunResult& run, const CiContext& ci, PayloadFormat format, std::int64_t now_unix_ms);
 
 }  // namespace perfgate

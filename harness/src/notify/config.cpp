@@ -1,12 +1,11 @@
 #include "notify/config.h"
 
 #include <sys/stat.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
 #include <map>
 #include <set>
-
-#include <yaml-cpp/yaml.h>
 
 #include "perfgate/error.h"
 
@@ -53,12 +52,12 @@ bool inside_git_work_tree(std::filesystem::path file) {
 }
 
 // The keys a config file may hold, as written in it.
-const std::set<std::string> kFileKeys = {"url",       "secret",  "format",
-                                         "send",      "ca_bundle", "outbox",
-                                         "timeout_s", "connect_timeout_s", "attempts", "budget_s"};
+const std::set<std::string> kFileKeys = {"url",       "secret",  "format",    "send",
+                                         "ca_bundle", "outbox",  "timeout_s", "connect_timeout_s",
+                                         "attempts",  "budget_s"};
 
 std::map<std::string, std::string> read_config_file(const std::filesystem::path& file,
-                                                     const std::function<void(const std::string&)>& warn) {
+                                                    const std::function<void(const std::string&)>& warn) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(file.string());
@@ -79,7 +78,8 @@ std::map<std::string, std::string> read_config_file(const std::filesystem::path&
   }
   if (values.count("secret") || values.count("url")) {
     if (inside_git_work_tree(file))
-      warn(file.string() + " holds webhook credentials inside a git work tree: keep it outside the repository");
+      warn(file.string() +
+           " holds webhook credentials inside a git work tree: keep it outside the repository");
     struct stat info {};
     if (::stat(file.c_str(), &info) == 0 && (info.st_mode & 077) != 0)
       warn(file.string() + " holds webhook credentials and is readable by others: chmod 600 it");
@@ -125,8 +125,8 @@ WebhookConfig load_webhook_config(const Environment& env,
     file_values = read_config_file(*file, warn);
   }
   // (value, where it came from) for a setting: the environment first, then the file.
-  auto lookup = [&](const char* variable, const char* key)
-      -> std::optional<std::pair<std::string, std::string>> {
+  auto lookup = [&](const char* variable,
+                    const char* key) -> std::optional<std::pair<std::string, std::string>> {
     if (auto value = env(variable)) return std::pair{*value, std::string(variable)};
     if (auto it = file_values.find(key); it != file_values.end() && !it->second.empty())
       return std::pair{it->second, file_name + ": " + key};
@@ -146,7 +146,8 @@ WebhookConfig load_webhook_config(const Environment& env,
     // Accepted as base64 (the Standard Webhooks libraries accept it too), but most likely a
     // secret copied without its prefix or meant for another scheme.
     if (!config.secret.starts_with("whsec_"))
-      warn(secret->second + ": the signing secret does not start with whsec_ (value not shown); using it as base64");
+      warn(secret->second +
+           ": the signing secret does not start with whsec_ (value not shown); using it as base64");
   }
   if (auto format = lookup("PERFGATE_WEBHOOK_FORMAT", "format"))
     config.format = format_from(format->first, format->second);
@@ -176,8 +177,7 @@ WebhookConfig load_webhook_config(const Environment& env,
 CiContext ci_context(const Environment& env) {
   CiContext ci;
   auto get = [&](const char* name) { return env(name).value_or(""); };
-  if (auto server = env("GITHUB_SERVER_URL"), repo = env("GITHUB_REPOSITORY"),
-      run = env("GITHUB_RUN_ID");
+  if (auto server = env("GITHUB_SERVER_URL"), repo = env("GITHUB_REPOSITORY"), run = env("GITHUB_RUN_ID");
       server && repo && run) {
     ci.url = *server + "/" + *repo + "/actions/runs/" + *run;
     ci.commit = get("GITHUB_SHA");

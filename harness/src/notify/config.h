@@ -25,15 +25,15 @@ using Environment = std::function<std::optional<std::string>(std::string_view na
 Environment process_environment();
 
 struct WebhookConfig {
-  std::optional<WebhookUrl> url;   // none: notifications are off
-  std::string secret;              // "whsec_<base64>"; empty: deliveries are unsigned
+  std::optional<WebhookUrl> url;  // none: notifications are off
+  std::string secret;             // "whsec_<base64>"; empty: deliveries are unsigned
   PayloadFormat format = PayloadFormat::generic;
   SendPolicy send = SendPolicy::regressions;
-  std::filesystem::path ca_bundle; // empty: the system's CAs
+  std::filesystem::path ca_bundle;  // empty: the system's CAs
   std::filesystem::path outbox;
   double connect_timeout_s = 5;
-  double timeout_s = 15;           // one attempt, connect included
-  int attempts = 4;                // per alert within one `perfgate notify`
+  double timeout_s = 15;  // one attempt, connect included
+  int attempts = 4;       // per alert within one `perfgate notify`
   // The whole `perfgate notify` call, attempts and waits included: a hanging receiver costs a
   // CI job this much at most, then the alerts wait in the outbox for the next call.
   double budget_s = 30;
@@ -48,7 +48,7 @@ WebhookConfig load_webhook_config(const Environment& env,
 
 // What the CI system says about this job. Results carry commit and branch; CI fills gaps.
 struct CiContext {
-  std::string url;     // the job or pipeline page, "" outside CI
+  std::string url;  // the job or pipeline page, "" outside CI
   std::string commit;
   std::string branch;
 };

@@ -1,8 +1,8 @@
 #include "notify/delivery.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace perfgate {
 namespace {
@@ -65,14 +65,16 @@ DeliveryResult deliver(const Alert& alert, const WebhookUrl& url, const Signer* 
       return result;
     }
     // TLS failures (an unknown CA, a wrong host name) do not heal within seconds.
-    if (response.failure == HttpResponse::Failure::tls || response.failure == HttpResponse::Failure::other) break;
+    if (response.failure == HttpResponse::Failure::tls || response.failure == HttpResponse::Failure::other)
+      break;
     if (attempt == policy.max_attempts) break;
 
     std::chrono::milliseconds wait = backoff_for(attempt - 1, policy, hooks.random);
     if (response.retry_after) {
       if (*response.retry_after > policy.max_retry_after) {
-        hooks.log(fmt::format("{}: asks to retry after {} s, longer than this call waits; keeping the alert for later",
-                              url.origin(), response.retry_after->count()));
+        hooks.log(fmt::format(
+            "{}: asks to retry after {} s, longer than this call waits; keeping the alert for later",
+            url.origin(), response.retry_after->count()));
         break;
       }
       wait = std::max(wait, std::chrono::duration_cast<std::chrono::milliseconds>(*response.retry_after));

@@ -1,13 +1,12 @@
 #include "notify/outbox.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
@@ -22,7 +21,9 @@ namespace fs = std::filesystem;
 constexpr const char* kRejected = "rejected";
 
 std::string serialize(const Alert& alert) {
-  return json{{"id", alert.id}, {"run_id", alert.run_id}, {"created_at_ms", alert.created_at_ms},
+  return json{{"id", alert.id},
+              {"run_id", alert.run_id},
+              {"created_at_ms", alert.created_at_ms},
               {"body", alert.body}}
              .dump(2) +
          "\n";

@@ -37,8 +37,8 @@ class Outbox {
   // on one machine do not send the same alert at once.
   void lock();
 
-  void put(const Alert& alert);                 // replaces an alert of the same id
-  std::vector<Alert> pending() const;           // oldest first
+  void put(const Alert& alert);        // replaces an alert of the same id
+  std::vector<Alert> pending() const;  // oldest first
   void remove(const std::string& id);
   std::filesystem::path reject(const Alert& alert);  // moves it to rejected/, returns where
   std::vector<DroppedAlert> prune(const OutboxLimits& limits, std::int64_t now_unix);

@@ -10,7 +10,8 @@ using nlohmann::json;
 
 json generic_payload(const RunResult& run, const RunContext& context, const std::string& alert_id) {
   json summary = {{"cases", run.cases.size()}, {"resolution", run_resolution(run)}};
-  for (const auto& [verdict, count] : summarize_run(run).counts) summary[std::string(to_string(verdict))] = count;
+  for (const auto& [verdict, count] : summarize_run(run).counts)
+    summary[std::string(to_string(verdict))] = count;
 
   json deltas = json::array();
   for (const auto& d : ordered_deltas(run))
@@ -29,12 +30,13 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
   return {{"schema", kGenericSchema},
           {"id", alert_id},
           {"status", to_string(summarize_run(run).worst)},
-          {"run", {{"id", run.run_id},
-                   {"started_at", run.started_at},
-                   {"commit", context.commit},
-                   {"branch", context.branch},
-                   {"ci_url", context.ci_url},
-                   {"perfgate_version", run.perfgate_version}}},
+          {"run",
+           {{"id", run.run_id},
+            {"started_at", run.started_at},
+            {"commit", context.commit},
+            {"branch", context.branch},
+            {"ci_url", context.ci_url},
+            {"perfgate_version", run.perfgate_version}}},
           {"machine", to_json(run.fingerprint)},
           {"summary", summary},
           {"deltas", deltas},

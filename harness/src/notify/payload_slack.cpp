@@ -1,10 +1,10 @@
 #include "notify/payload_slack.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
@@ -22,10 +22,14 @@ constexpr std::size_t kMaxDeltaLines = 25;
 std::string escape(std::string_view text) {
   std::string out;
   for (char ch : text) {
-    if (ch == '&') out += "&amp;";
-    else if (ch == '<') out += "&lt;";
-    else if (ch == '>') out += "&gt;";
-    else out += ch;
+    if (ch == '&')
+      out += "&amp;";
+    else if (ch == '<')
+      out += "&lt;";
+    else if (ch == '>')
+      out += "&gt;";
+    else
+      out += ch;
   }
   return out;
 }
@@ -75,7 +79,8 @@ const char* marker(Verdict verdict) {
 json text_object(const char* type, std::string text) { return {{"type", type}, {"text", std::move(text)}}; }
 
 json section(std::string mrkdwn) {
-  return {{"type", "section"}, {"text", text_object("mrkdwn", truncate(std::move(mrkdwn), SlackLimits::section_chars))}};
+  return {{"type", "section"},
+          {"text", text_object("mrkdwn", truncate(std::move(mrkdwn), SlackLimits::section_chars))}};
 }
 
 std::string counts_line(const std::map<Verdict, int>& counts) {
@@ -99,10 +104,9 @@ std::vector<std::string> detail_lines(const RunResult& run) {
     if (d.verdict == Verdict::pass || d.verdict == Verdict::no_baseline || d.verdict == Verdict::skipped)
       continue;
     lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, limit {:.1f} % {})",
-                                marker(d.verdict), escape(d.case_id), escape(d.metric),
-                                to_string(d.verdict), format_value(d.metric, d.baseline),
-                                format_value(d.metric, d.current), d.change_pct, d.threshold_pct,
-                                d.threshold_source));
+                                marker(d.verdict), escape(d.case_id), escape(d.metric), to_string(d.verdict),
+                                format_value(d.metric, d.baseline), format_value(d.metric, d.current),
+                                d.change_pct, d.threshold_pct, d.threshold_source));
   }
   return lines;
 }
@@ -113,27 +117,33 @@ json slack_payload(const RunResult& run, const RunContext& context) {
   const RunSummary summary = summarize_run(run);
   const std::map<Verdict, int>& counts = summary.counts;
   const Verdict worst = summary.worst;
-  const std::string machine = run.fingerprint.machine_id.empty() ? "unknown machine" : run.fingerprint.machine_id;
+  const std::string machine =
+      run.fingerprint.machine_id.empty() ? "unknown machine" : run.fingerprint.machine_id;
   const std::string short_commit = context.commit.substr(0, 12);
   std::string where = machine;
   if (!context.branch.empty() || !short_commit.empty())
-    where += " (" + context.branch + (context.branch.empty() || short_commit.empty() ? "" : " @ ") + short_commit + ")";
+    where += " (" + context.branch + (context.branch.empty() || short_commit.empty() ? "" : " @ ") +
+             short_commit + ")";
 
   const char* headline = worst == Verdict::error       ? "errors"
                          : worst == Verdict::regressed ? "regressions"
                                                        : "no regressions";
   json blocks = json::array();
-  blocks.push_back({{"type", "header"},
-                    {"text", {{"type", "plain_text"},
-                              {"text", truncate(fmt::format("perfgate: {} on {}", headline, machine),
-                                                SlackLimits::header_chars)},
-                              {"emoji", true}}}});
+  blocks.push_back(
+      {{"type", "header"},
+       {"text",
+        {{"type", "plain_text"},
+         {"text", truncate(fmt::format("perfgate: {} on {}", headline, machine), SlackLimits::header_chars)},
+         {"emoji", true}}}});
   blocks.push_back(section(fmt::format("*{}*", escape(counts_line(counts)))));
 
   json context_elements = json::array();
   context_elements.push_back(text_object("mrkdwn", truncate("machine: `" + escape(machine) + "`", 300)));
-  if (!context.branch.empty()) context_elements.push_back(text_object("mrkdwn", truncate("branch: `" + escape(context.branch) + "`", 300)));
-  if (!short_commit.empty()) context_elements.push_back(text_object("mrkdwn", "commit: `" + escape(short_commit) + "`"));
+  if (!context.branch.empty())
+    context_elements.push_back(
+        text_object("mrkdwn", truncate("branch: `" + escape(context.branch) + "`", 300)));
+  if (!short_commit.empty())
+    context_elements.push_back(text_object("mrkdwn", "commit: `" + escape(short_commit) + "`"));
   context_elements.push_back(text_object("mrkdwn", truncate("run: `" + escape(run.run_id) + "`", 300)));
   blocks.push_back({{"type", "context"}, {"elements", context_elements}});
   blocks.push_back({{"type", "divider"}});
@@ -153,15 +163,18 @@ json slack_payload(const RunResult& run, const RunContext& context) {
   if (lines.empty()) blocks.push_back(section("No regressions or notable changes."));
   if (lines.size() > shown)
     blocks.push_back({{"type", "context"},
-                      {"elements", {text_object("mrkdwn", fmt::format("\u2026and {} more; see the run's report.", lines.size() - shown))}}});
+                      {"elements",
+                       {text_object("mrkdwn", fmt::format("\u2026and {} more; see the run's report.",
+                                                          lines.size() - shown))}}});
 
   if (!context.ci_url.empty() && context.ci_url.size() <= SlackLimits::url_chars &&
       (context.ci_url.starts_with("https://") || context.ci_url.starts_with("http://")))
     blocks.push_back({{"type", "actions"},
-                      {"elements", {{{"type", "button"},
-                                     {"text", {{"type", "plain_text"}, {"text", "Open CI run"}}},
-                                     {"url", context.ci_url},
-                                     {"action_id", "perfgate_open_ci"}}}}});
+                      {"elements",
+                       {{{"type", "button"},
+                         {"text", {{"type", "plain_text"}, {"text", "Open CI run"}}},
+                         {"url", context.ci_url},
+                         {"action_id", "perfgate_open_ci"}}}}});
 
   std::string text = fmt::format("perfgate on {}: {}", where, counts_line(counts));
   if (!context.ci_url.empty()) text += " " + context.ci_url;

@@ -6,16 +6,15 @@
 namespace perfgate {
 
 RunContext run_context(const RunResult& run, const CiContext& ci) {
-  return {run.commit.empty() ? ci.commit : run.commit,
-          run.branch.empty() ? ci.branch : run.branch, ci.url};
+  return {run.commit.empty() ? ci.commit : run.commit, run.branch.empty() ? ci.branch : run.branch, ci.url};
 }
 
 std::vector<Delta> ordered_deltas(const RunResult& run) {
   std::vector<Delta> deltas;
   for (const auto& c : run.cases)
     for (const auto& j : c.judgements)
-      deltas.push_back({c.id, j.metric, j.baseline_median, j.current_median, j.change_pct,
-                        j.threshold_pct, j.threshold_source, j.verdict});
+      deltas.push_back({c.id, j.metric, j.baseline_median, j.current_median, j.change_pct, j.threshold_pct,
+                        j.threshold_source, j.verdict});
   std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) {
     if (severity(a.verdict) != severity(b.verdict)) return severity(a.verdict) < severity(b.verdict);
     return std::fabs(a.change_pct) > std::fabs(b.change_pct);

@@ -21,7 +21,7 @@ struct Delta {
   std::string metric;
   double baseline = 0;
   double current = 0;
-  double change_pct = 0;     // positive = worse
+  double change_pct = 0;  // positive = worse
   double threshold_pct = 0;
   std::string threshold_source;  // the resolution's origin: floor, noise, fixed, unstable
   Verdict verdict = Verdict::pass;

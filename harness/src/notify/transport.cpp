@@ -133,7 +133,8 @@ HttpResponse post_once(const WebhookUrl& url, const HttpRequest& request, const 
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
   response.body = url.scrub(std::move(captured.body));
   if (!captured.retry_after.empty())
-    response.retry_after = parse_retry_after(captured.retry_after, static_cast<std::int64_t>(std::time(nullptr)));
+    response.retry_after =
+        parse_retry_after(captured.retry_after, static_cast<std::int64_t>(std::time(nullptr)));
   location = captured.location;
   return response;
 }
@@ -141,7 +142,8 @@ HttpResponse post_once(const WebhookUrl& url, const HttpRequest& request, const 
 }  // namespace
 
 std::optional<std::chrono::seconds> parse_retry_after(const std::string& value, std::int64_t now_unix) {
-  if (!value.empty() && std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); })) {
+  if (!value.empty() &&
+      std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); })) {
     if (value.size() > 9) return std::chrono::seconds(999999999);
     return std::chrono::seconds(std::stoll(value));
   }
@@ -176,7 +178,8 @@ HttpResponse post(const HttpRequest& request, const TransportOptions& options) {
       return response;
     }
     if (response.status != 307 && response.status != 308) {
-      response.error = "redirect " + std::to_string(response.status) + " would turn the POST into a GET, not followed";
+      response.error =
+          "redirect " + std::to_string(response.status) + " would turn the POST into a GET, not followed";
       return response;
     }
     if (hop + 1 >= kMaxRedirects) {

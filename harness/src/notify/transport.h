@@ -22,16 +22,16 @@ struct HttpRequest {
 struct HttpResponse {
   enum class Failure { none, connection, timeout, tls, redirect, other };
   Failure failure = Failure::none;
-  long status = 0;                              // 0 when no response came
+  long status = 0;  // 0 when no response came
   std::optional<std::chrono::seconds> retry_after;
-  std::string body;                             // the first 64 KiB
-  std::string error;                            // why there is no response; never holds the URL
+  std::string body;   // the first 64 KiB
+  std::string error;  // why there is no response; never holds the URL
 };
 
 struct TransportOptions {
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds total_timeout{15000};
-  std::filesystem::path ca_bundle;              // empty: the system's CAs
+  std::filesystem::path ca_bundle;  // empty: the system's CAs
   std::string user_agent = "perfgate";
 };
 

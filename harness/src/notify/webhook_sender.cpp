@@ -1,10 +1,10 @@
 #include "notify/webhook_sender.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <ctime>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "perfgate/error.h"
 
@@ -25,7 +25,8 @@ WebhookSender::WebhookSender(const WebhookConfig& config, SenderSettings setting
     hooks_.send = [options, deadline = deadline_](const HttpRequest& request) {
       // An attempt never runs past the call's budget (at least 100 ms, to say something useful).
       TransportOptions shortened = options;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
       shortened.total_timeout = std::clamp(left, std::chrono::milliseconds(100), options.total_timeout);
       shortened.connect_timeout = std::min(shortened.connect_timeout, shortened.total_timeout);
       return post(request, shortened);
@@ -49,7 +50,8 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
   outbox.lock();
   SendReport report;
   for (const auto& dropped : outbox.prune(settings_.limits, hooks_.now_unix())) {
-    hooks_.log(fmt::format("outbox: dropped alert {} ({} s old): {}", dropped.id, dropped.age_s, dropped.why));
+    hooks_.log(
+        fmt::format("outbox: dropped alert {} ({} s old): {}", dropped.id, dropped.age_s, dropped.why));
     ++report.dropped;
   }
   // Durable before the first attempt.
@@ -61,13 +63,14 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
       ++report.queued;
       continue;
     }
-    DeliveryResult result = deliver(queued, url, signer ? &*signer : nullptr, settings_.policy, hooks_, deadline);
+    DeliveryResult result =
+        deliver(queued, url, signer ? &*signer : nullptr, settings_.policy, hooks_, deadline);
     switch (result.status) {
       case DeliveryStatus::delivered:
         outbox.remove(queued.id);
         ++report.delivered;
-        hooks_.log(fmt::format("delivered alert {} (run {}) to {}: HTTP {}", queued.id, queued.run_id, url.host(),
-                               result.http_status));
+        hooks_.log(fmt::format("delivered alert {} (run {}) to {}: HTTP {}", queued.id, queued.run_id,
+                               url.host(), result.http_status));
         break;
       case DeliveryStatus::rejected: {
         auto kept = outbox.reject(queued);
@@ -79,9 +82,9 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
       case DeliveryStatus::failed:
         ++report.queued;
         receiver_down = true;
-        hooks_.log(fmt::format("could not deliver alert {} (run {}) to {} after {} attempt(s): {}; kept in {}",
-                               queued.id, queued.run_id, url.host(), result.attempts, result.detail,
-                               outbox.dir().string()));
+        hooks_.log(fmt::format(
+            "could not deliver alert {} (run {}) to {} after {} attempt(s): {}; kept in {}", queued.id,
+            queued.run_id, url.host(), result.attempts, result.detail, outbox.dir().string()));
         break;
     }
   }

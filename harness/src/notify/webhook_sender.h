@@ -18,9 +18,9 @@ namespace perfgate {
 
 struct SendReport {
   int delivered = 0;
-  int rejected = 0;   // refused by the receiver, kept in the outbox's rejected/ folder
-  int queued = 0;     // still in the outbox, sent by the next call
-  int dropped = 0;    // removed by the outbox bounds
+  int rejected = 0;  // refused by the receiver, kept in the outbox's rejected/ folder
+  int queued = 0;    // still in the outbox, sent by the next call
+  int dropped = 0;   // removed by the outbox bounds
 };
 
 struct SenderSettings {

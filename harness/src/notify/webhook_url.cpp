@@ -42,8 +42,7 @@ int hex_value(char ch) {
 std::string percent_decoded(std::string_view text, bool plus_is_space) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        hex_value(text[i + 1]) >= 0 && hex_value(text[i + 2]) >= 0) {
+    if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 && hex_value(text[i + 2]) >= 0) {
       out += static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2]));
       i += 2;
     } else {
@@ -64,8 +63,10 @@ std::string redact_url(std::string_view text) {
   rest = rest.substr(0, rest.find_first_of("/?#"));
   if (auto at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
   std::string_view host = rest;
-  if (!host.starts_with('[')) host = host.substr(0, host.find(':'));
-  else host = host.substr(0, host.find(']') + 1);
+  if (!host.starts_with('['))
+    host = host.substr(0, host.find(':'));
+  else
+    host = host.substr(0, host.find(']') + 1);
   for (char ch : std::string(scheme) + std::string(host))
     if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '+' || ch == '[' ||
           ch == ']' || ch == ':'))

@@ -12,7 +12,7 @@ class WebhookUrl {
   // message shows the value redacted to scheme and host (or "<malformed>"), never the path.
   static WebhookUrl parse(std::string_view text);
 
-  const std::string& full() const { return full_; }      // secret: never print
+  const std::string& full() const { return full_; }  // secret: never print
   const std::string& host() const { return host_; }
   // "https://hooks.slack.com" or "http://127.0.0.1:8080": safe to print.
   std::string origin() const;

@@ -1,8 +1,8 @@
 #include "report/ab_lines.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "core/units.h"
 #include "report/table_printer.h"
@@ -10,7 +10,9 @@
 namespace perfgate {
 
 std::string format_ab_ratio(const AbComparison& ab) {
-  const auto bound = [](double v) { return std::isfinite(v) ? fmt::format("{:.3f}", v) : std::string("inf"); };
+  const auto bound = [](double v) {
+    return std::isfinite(v) ? fmt::format("{:.3f}", v) : std::string("inf");
+  };
   return fmt::format("{:.3f} [{}, {}]", ab.median_ratio, bound(ab.interval_low), bound(ab.interval_high));
 }
 
@@ -21,7 +23,8 @@ std::string render_ab_sides(const CaseResult& result) {
     return fmt::format("    {:<10} {:<40} {}\n", what, base, head);
   };
   const auto short_hash = [](const std::string& h) { return h.substr(0, 12); };
-  std::string out = fmt::format("  A/B {} (base and head measured in {} interleaved rounds)\n", result.id, ab.rounds);
+  std::string out =
+      fmt::format("  A/B {} (base and head measured in {} interleaved rounds)\n", result.id, ab.rounds);
   out += row("", "base", "head");
   out += row("latency", format_duration_ns(ab.base.latency_ns), format_duration_ns(ab.head.latency_ns));
   out += row("perfgate", ab.base.perfgate_version, ab.head.perfgate_version);

@@ -1,7 +1,8 @@
 #include "report/breakdown.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "core/units.h"
 #include "perfgate/error.h"
@@ -36,7 +37,8 @@ std::string ceiling_text(const std::string& bound, double pct_of_peak) {
 StageCosts stage_costs_from_registry(const CaseResult& result) {
   StageCosts costs;
   const auto underscore = result.kernel.rfind('_');
-  const std::string family = result.kernel.substr(0, underscore == std::string::npos ? result.kernel.size() : underscore);
+  const std::string family =
+      result.kernel.substr(0, underscore == std::string::npos ? result.kernel.size() : underscore);
   for (const auto& stage : result.stages) {
     const KernelDef* kernel = find_kernel(family + "_" + stage.name);
     if (!kernel) continue;
@@ -79,9 +81,10 @@ std::optional<Breakdown> breakdown_of(const CaseResult& result, const StageCosts
     b.bottleneck_reason += ", " + ceiling_text(top.bound, top.pct_of_peak);
   } else if (!result.bound.empty()) {
     // Per-stage costs unknown: name the whole plan's bound instead, and say so.
-    b.bottleneck_reason += fmt::format(" (largest of {} stages); the whole {} is {}", b.stages.size(),
-                                       result.kernel.empty() ? "plan" : result.kernel,
-                                       ceiling_text(result.bound, result.bound == "memory" ? median_of(result, metric::pct_peak_bw) : 0));
+    b.bottleneck_reason += fmt::format(
+        " (largest of {} stages); the whole {} is {}", b.stages.size(),
+        result.kernel.empty() ? "plan" : result.kernel,
+        ceiling_text(result.bound, result.bound == "memory" ? median_of(result, metric::pct_peak_bw) : 0));
   }
 
   const double gpu_ns = median_of(result, metric::latency_ns);
@@ -112,7 +115,8 @@ std::string describe_host_overhead(const Breakdown& b) {
 std::string render_breakdown(const Breakdown& b) {
   std::size_t name_width = 5;
   for (const auto& s : b.stages) name_width = std::max(name_width, s.name.size());
-  std::string out = fmt::format("{}\n  {:<{}}  {:>10}  {:>6}  {}\n", b.case_id, "stage", name_width, "time", "share", "bound");
+  std::string out = fmt::format("{}\n  {:<{}}  {:>10}  {:>6}  {}\n", b.case_id, "stage", name_width, "time",
+                                "share", "bound");
   for (std::size_t i = 0; i < b.stages.size(); ++i) {
     const StageLoad& s = b.stages[i];
     // format_duration_ns uses µs (two bytes, one column): pad by display width.
@@ -120,7 +124,8 @@ std::string render_breakdown(const Breakdown& b) {
     const std::size_t time_columns = time.find("µ") == std::string::npos ? time.size() : time.size() - 1;
     out += fmt::format("  {:<{}}  {}{}  {:>5.1f}%  {}{}\n", s.name, name_width,
                        std::string(10 - std::min<std::size_t>(10, time_columns), ' '), time, s.pct_of_total,
-                       s.bound.empty() ? "-" : ceiling_text(s.bound, s.pct_of_peak), i == b.bottleneck ? "  <- bottleneck" : "");
+                       s.bound.empty() ? "-" : ceiling_text(s.bound, s.pct_of_peak),
+                       i == b.bottleneck ? "  <- bottleneck" : "");
   }
   out += "  bottleneck: " + b.bottleneck_reason + "\n";
   if (const std::string host = describe_host_overhead(b); !host.empty()) out += "  " + host + "\n";

@@ -14,8 +14,8 @@ struct StageLoad {
   std::string name;
   double latency_ns = 0;
   double pct_of_total = 0;
-  std::string bound;            // "memory" | "compute" | "" when the stage's cost is not known
-  double pct_of_peak = 0;       // of peak bandwidth (memory) or peak GFLOP/s (compute); 0 unknown
+  std::string bound;       // "memory" | "compute" | "" when the stage's cost is not known
+  double pct_of_peak = 0;  // of peak bandwidth (memory) or peak GFLOP/s (compute); 0 unknown
 };
 
 struct Breakdown {

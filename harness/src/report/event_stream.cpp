@@ -18,7 +18,7 @@ double median_of(const CaseResult& r, const char* metric) {
 
 json common(const RunResult& run, const CaseResult& r, const char* type) {
   return {{"type", type}, {"run_id", run.run_id}, {"machine_id", run.fingerprint.machine_id},
-          {"case", r.id},  {"kernel", r.kernel},   {"backend", r.backend}};
+          {"case", r.id}, {"kernel", r.kernel},   {"backend", r.backend}};
 }
 
 // The plan's dispatches with their geometry; a CPU case is one dispatch of the whole kernel.

@@ -1,13 +1,13 @@
 #include "report/gbench_json.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
@@ -48,8 +48,12 @@ void append_case(json& benchmarks, const CaseResult& c, int family) {
   auto latency = c.metrics.find(metric::latency_ns);
   if (latency == c.metrics.end() || latency->second.samples.empty()) {
     json run = benchmark_run(c, family, c.id, 1);
-    run.update({{"run_type", "iteration"}, {"repetition_index", 0}, {"iterations", 0}, {"real_time", 0.0},
-                {"cpu_time", 0.0}, {"error_occurred", true},
+    run.update({{"run_type", "iteration"},
+                {"repetition_index", 0},
+                {"iterations", 0},
+                {"real_time", 0.0},
+                {"cpu_time", 0.0},
+                {"error_occurred", true},
                 {"error_message", c.message.empty() ? std::string(to_string(c.verdict)) : c.message}});
     benchmarks.push_back(std::move(run));
     return;
@@ -65,7 +69,10 @@ void append_case(json& benchmarks, const CaseResult& c, int family) {
   const std::size_t n = real_ns.size();
   for (std::size_t i = 0; i < n; ++i) {
     json run = benchmark_run(c, family, c.id, n);
-    run.update({{"run_type", "iteration"}, {"repetition_index", i}, {"iterations", 1}, {"real_time", real_ns[i]},
+    run.update({{"run_type", "iteration"},
+                {"repetition_index", i},
+                {"iterations", 1},
+                {"real_time", real_ns[i]},
                 {"cpu_time", cpu_ns[i]}});
     if (bytes > 0) run["bytes_per_second"] = bytes_rate[i];
     if (c.cost.flops > 0) run["FLOPS"] = flops_rate[i];
@@ -77,8 +84,12 @@ void append_case(json& benchmarks, const CaseResult& c, int family) {
       {"mean", &Summary::mean}, {"median", &Summary::median}, {"stddev", &Summary::stddev}};
   for (const auto& [aggregate, field] : aggregates) {
     json run = benchmark_run(c, family, c.id + "_" + aggregate, n);
-    run.update({{"run_type", "aggregate"}, {"aggregate_name", aggregate}, {"aggregate_unit", "time"},
-                {"iterations", n}, {"real_time", real.*field}, {"cpu_time", cpu.*field}});
+    run.update({{"run_type", "aggregate"},
+                {"aggregate_name", aggregate},
+                {"aggregate_unit", "time"},
+                {"iterations", n},
+                {"real_time", real.*field},
+                {"cpu_time", cpu.*field}});
     if (bytes > 0) run["bytes_per_second"] = bps.*field;
     if (c.cost.flops > 0) run["FLOPS"] = fps.*field;
     benchmarks.push_back(std::move(run));
@@ -97,11 +108,12 @@ json to_gbench_json(const RunResult& run) {
                   {"cpu_scaling_enabled", false},
                   {"caches", json::array()},
                   {"library_build_type", library_build_type(f.build_type)},
-                  {"perfgate", {{"run_id", run.run_id},
-                                {"commit", run.commit},
-                                {"branch", run.branch},
-                                {"perfgate_version", run.perfgate_version},
-                                {"fingerprint", to_json(f)}}}};
+                  {"perfgate",
+                   {{"run_id", run.run_id},
+                    {"commit", run.commit},
+                    {"branch", run.branch},
+                    {"perfgate_version", run.perfgate_version},
+                    {"fingerprint", to_json(f)}}}};
   json benchmarks = json::array();
   int family = 0;
   for (const auto& c : run.cases) append_case(benchmarks, c, family++);

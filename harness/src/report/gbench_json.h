@@ -3,7 +3,6 @@
 // written so existing tooling (compare.py, dashboards) reads a perfgate run. The import is
 // store/gbench_import.h.
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "perfgate/result.h"

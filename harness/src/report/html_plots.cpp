@@ -1,10 +1,10 @@
 #include "report/html_plots.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "core/units.h"
 #include "perfgate/metric_names.h"
@@ -63,7 +63,8 @@ std::string roofline_section(const RunResult& run) {
     out += fmt::format("<p class=\"meta\">Not on the plot (no flops, so no arithmetic intensity): {}.</p>\n",
                        xml_escape(fmt::format("{}", fmt::join(left_out, ", "))));
   }
-  if (peak_gflops == 0) out += "<p class=\"meta\">No fma_peak case in this run: the compute ceiling is not drawn.</p>\n";
+  if (peak_gflops == 0)
+    out += "<p class=\"meta\">No fma_peak case in this run: the compute ceiling is not drawn.</p>\n";
   return out;
 }
 
@@ -80,11 +81,12 @@ std::string distribution_section(const RunResult& run, const RunResult* baseline
       if (const auto* base = latency_samples(*it->second)) sets.push_back({"baseline", *base, "#546e7a"});
     sets.push_back({"current", *samples, std::string(svg::verdict_colour(c->verdict))});
     body += figure(case_caption(*c), svg::distribution_svg(sets, format_duration_ns, "latency per dispatch",
-                                                          "Latency samples of " + c->id));
+                                                           "Latency samples of " + c->id));
   }
   if (body.empty()) return "";
-  std::string intro = baseline ? "Baseline samples from run <code>" + xml_escape(baseline->run_id) + "</code>; "
-                               : "No baseline results given (<code>--baseline</code>); ";
+  std::string intro = baseline
+                          ? "Baseline samples from run <code>" + xml_escape(baseline->run_id) + "</code>; "
+                          : "No baseline results given (<code>--baseline</code>); ";
   intro += "boxes span the 25th to 75th percentile, whiskers the 5th to 95th, the thick line is the median.";
   return "<h2 id=\"distributions\">Distributions</h2>\n<p class=\"meta\">" + intro + "</p>\n" + body;
 }
@@ -152,12 +154,14 @@ std::string sweep_section(const RunResult& run) {
     axes.x_log = svg::wants_log(xs, 8);
     axes.y_log = svg::wants_log(ys, 20);
     const std::string title = fmt::format("{}/{}: latency by {}", sweep.kernel, sweep.backend, sweep.axis);
-    body += figure("<span class=\"id\">" + xml_escape(title) + "</span>", svg::line_chart_svg(series, axes, title));
+    body += figure("<span class=\"id\">" + xml_escape(title) + "</span>",
+                   svg::line_chart_svg(series, axes, title));
   }
   return body.empty() ? "" : "<h2 id=\"sweeps\">Sweeps</h2>\n" + body;
 }
 
-std::string history_section(const RunResult& run, const std::map<std::string, std::vector<HistoryPoint>>& history) {
+std::string history_section(const RunResult& run,
+                            const std::map<std::string, std::vector<HistoryPoint>>& history) {
   std::string body;
   for (const CaseResult* c : worst_first(run)) {
     auto it = history.find(c->id);

@@ -20,11 +20,12 @@ std::string distribution_section(const RunResult& run, const RunResult* baseline
 // axis, one line per setting of the other axes (e.g. matmul by wg, one line per tile).
 std::string sweep_section(const RunResult& run);
 // Per case of the run with history: its median latency run after run.
-std::string history_section(const RunResult& run, const std::map<std::string, std::vector<HistoryPoint>>& history);
+std::string history_section(const RunResult& run,
+                            const std::map<std::string, std::vector<HistoryPoint>>& history);
 
 // A sweep found in a run: the axis that varies and one series per setting of the others.
 struct SweepLine {
-  std::string others;                                // "tile=16" ("" when no other axis)
+  std::string others;                                              // "tile=16" ("" when no other axis)
   std::vector<std::pair<std::int64_t, const CaseResult*>> points;  // by axis value
 };
 struct Sweep {

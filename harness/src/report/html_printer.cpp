@@ -67,10 +67,15 @@ std::string header(const RunResult& run) {
 std::string machine_section(const Fingerprint& f) {
   std::string out = "<h2 id=\"machine\">Machine</h2>\n<dl class=\"machine\">\n";
   const std::pair<const char*, std::string> rows[] = {
-      {"machine id", f.machine_id},   {"backend", f.backend},       {"device", f.device_name},
-      {"driver", f.driver_version},   {"API", f.api_version},       {"CPU", f.cpu_model},
+      {"machine id", f.machine_id},
+      {"backend", f.backend},
+      {"device", f.device_name},
+      {"driver", f.driver_version},
+      {"API", f.api_version},
+      {"CPU", f.cpu_model},
       {"CPU threads", f.cpu_threads ? std::to_string(f.cpu_threads) : ""},
-      {"compiler", f.compiler},       {"build type", f.build_type}};
+      {"compiler", f.compiler},
+      {"build type", f.build_type}};
   for (const auto& [name, value] : rows)
     if (!value.empty()) out += fmt::format("<dt>{}</dt><dd>{}</dd>\n", name, xml_escape(value));
   return out + "</dl>\n";
@@ -78,7 +83,8 @@ std::string machine_section(const Fingerprint& f) {
 
 std::string verdict_table(const RunResult& run) {
   std::string out =
-      "<h2 id=\"verdicts\">Verdicts</h2>\n<table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
+      "<h2 "
+      "id=\"verdicts\">Verdicts</h2>\n<table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
       "<th>change</th><th>threshold</th><th>p</th><th>bandwidth</th><th>% peak bw</th><th>GFLOP/s</th>"
       "<th>bound</th><th>note</th></tr>\n";
   for (const CaseResult* c : worst_first(run)) {
@@ -88,22 +94,27 @@ std::string verdict_table(const RunResult& run) {
       if (m->summary.median > 0) spread = fmt::format("{:.1f}%", 100 * m->summary.mad / m->summary.median);
     }
     if (const Judgement* j = main_judgement(*c)) {
-      const char* cls = j->verdict == Verdict::regressed ? "worse" : j->verdict == Verdict::improved ? "better" : "";
+      const char* cls = j->verdict == Verdict::regressed  ? "worse"
+                        : j->verdict == Verdict::improved ? "better"
+                                                          : "";
       change = fmt::format("<span class=\"{}\">{:+.1f}%</span>", cls, j->change_pct);
       threshold = resolution_text(*j);
       p = fmt::format("{:.3g}", j->p_value);
     }
-    if (const Metric* m = find_metric(*c, metric::bandwidth_gbps)) bandwidth = format_bandwidth(m->summary.median);
-    if (const Metric* m = find_metric(*c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
+    if (const Metric* m = find_metric(*c, metric::bandwidth_gbps))
+      bandwidth = format_bandwidth(m->summary.median);
+    if (const Metric* m = find_metric(*c, metric::pct_peak_bw))
+      peak = fmt::format("{:.1f}%", m->summary.median);
     if (const Metric* m = find_metric(*c, metric::gflops)) gflops = format_flops(m->summary.median);
     std::string note = xml_escape(c->message);
     if (c->fits_in_cache) note = "fits in cache" + std::string(note.empty() ? "" : "; ") + note;
     out += fmt::format(
-        "<tr class=\"row-{}\"><td>{}</td><td class=\"id\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<tr class=\"row-{}\"><td>{}</td><td class=\"id\">{}</td><td class=\"num\">{}</td><td "
+        "class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
-        to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change, threshold, p,
-        bandwidth, peak, gflops, c->bound.empty() ? "-" : c->bound, note);
+        to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change,
+        threshold, p, bandwidth, peak, gflops, c->bound.empty() ? "-" : c->bound, note);
   }
   return out + "</table>\n";
 }
@@ -111,15 +122,17 @@ std::string verdict_table(const RunResult& run) {
 std::string breakdown_section(const RunResult& run) {
   std::string body;
   for (const Breakdown& b : breakdowns_of(run)) {
-    body += "<h3>" + xml_escape(b.case_id) + "</h3>\n<table>\n<tr><th>stage</th><th>time</th><th>% of total</th><th></th>"
+    body += "<h3>" + xml_escape(b.case_id) +
+            "</h3>\n<table>\n<tr><th>stage</th><th>time</th><th>% of total</th><th></th>"
             "<th>bound</th></tr>\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
       const StageLoad& s = b.stages[i];
       body += fmt::format(
           "<tr{}><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td><td><span class=\"bar\" "
           "style=\"width:{:.0f}px\"></span></td><td>{}</td></tr>\n",
-          i == b.bottleneck ? " class=\"bottleneck\"" : "", xml_escape(s.name), format_duration_ns(s.latency_ns),
-          s.pct_of_total, 2 * s.pct_of_total, s.bound.empty() ? "-" : s.bound);
+          i == b.bottleneck ? " class=\"bottleneck\"" : "", xml_escape(s.name),
+          format_duration_ns(s.latency_ns), s.pct_of_total, 2 * s.pct_of_total,
+          s.bound.empty() ? "-" : s.bound);
     }
     body += "</table>\n<p>Bottleneck: <strong>" + xml_escape(b.bottleneck_reason) + "</strong></p>\n";
     if (const std::string host = describe_host_overhead(b); !host.empty())

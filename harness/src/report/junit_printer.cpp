@@ -25,8 +25,9 @@ double measured_seconds(const CaseResult& c) {
 
 std::string testcase(const CaseResult& c, const std::string& machine_id) {
   // classname groups cases the way JUnit viewers group classes: kernel.backend.
-  std::string out = fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.6f}\">\n", xml_escape(c.id),
-                                xml_escape(c.kernel + "." + c.backend), measured_seconds(c));
+  std::string out =
+      fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.6f}\">\n", xml_escape(c.id),
+                  xml_escape(c.kernel + "." + c.backend), measured_seconds(c));
   out += "      <properties>\n";
   out += property("verdict", std::string(to_string(c.verdict)));
   out += property("machine_id", machine_id);
@@ -51,8 +52,8 @@ std::string testcase(const CaseResult& c, const std::string& machine_id) {
   switch (c.verdict) {
     case Verdict::regressed:
     case Verdict::error:
-      out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(c.verdict), message,
-                         xml_escape(c.check.empty() ? c.message : c.message + "\n" + c.check));
+      out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(c.verdict),
+                         message, xml_escape(c.check.empty() ? c.message : c.message + "\n" + c.check));
       break;
     case Verdict::skipped:
     case Verdict::no_baseline:
@@ -80,11 +81,15 @@ std::string render_junit(const RunResult& run) {
     seconds += measured_seconds(*c);
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.6f}\">\n",
-                     run.cases.size(), failures, skipped, seconds);
-  out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.6f}\"{}>\n",
-                     xml_escape(suite), run.cases.size(), failures, skipped, seconds,
-                     run.started_at.empty() ? "" : " timestamp=\"" + xml_escape(run.started_at) + "\"");
+  out += fmt::format(
+      "<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
+      "time=\"{:.6f}\">\n",
+      run.cases.size(), failures, skipped, seconds);
+  out += fmt::format(
+      "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
+      "time=\"{:.6f}\"{}>\n",
+      xml_escape(suite), run.cases.size(), failures, skipped, seconds,
+      run.started_at.empty() ? "" : " timestamp=\"" + xml_escape(run.started_at) + "\"");
   out += "    <properties>\n";
   for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"run_id", run.run_id},
                                     {"commit", run.commit},

@@ -17,11 +17,16 @@ namespace {
 std::string cell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -30,10 +35,14 @@ std::string cell(const std::string& text) {
 std::string code(const std::string& text) {
   std::string out = "`";
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '`') out += '\'';
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '`')
+      out += '\'';
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out + "`";
 }
@@ -70,7 +79,8 @@ std::string verdict_row(const CaseResult& c) {
     if (j->metric != metric::latency_ns) change += " (" + j->metric + ")";
   }
   if (const Metric* m = find_metric(c, metric::latency_ns)) latency = format_duration_ns(m->summary.median);
-  if (const Metric* m = find_metric(c, metric::bandwidth_gbps)) bandwidth = format_bandwidth(m->summary.median);
+  if (const Metric* m = find_metric(c, metric::bandwidth_gbps))
+    bandwidth = format_bandwidth(m->summary.median);
   if (const Metric* m = find_metric(c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
   std::string verdict(to_string(c.verdict));
   if (c.verdict == Verdict::regressed || c.verdict == Verdict::error) verdict = "**" + verdict + "**";
@@ -84,15 +94,18 @@ std::string ab_section(const std::vector<const CaseResult*>& order) {
   for (const CaseResult* c : order) {
     if (!c->ab) continue;
     const AbComparison& ab = *c->ab;
-    rows += fmt::format("| {} | {} | {} | {} | {} | ±{:g}% | {:.2g} | {} | {} / {} |\n", to_string(c->verdict), code(c->id),
-                        format_duration_ns(ab.base.latency_ns), format_duration_ns(ab.head.latency_ns),
-                        format_ab_ratio(ab), ab.max_regression_pct, ab.p_value, ab.rounds,
-                        code(ab.base.source_hash.substr(0, 12)), code(ab.head.source_hash.substr(0, 12)));
+    rows += fmt::format("| {} | {} | {} | {} | {} | ±{:g}% | {:.2g} | {} | {} / {} |\n",
+                        to_string(c->verdict), code(c->id), format_duration_ns(ab.base.latency_ns),
+                        format_duration_ns(ab.head.latency_ns), format_ab_ratio(ab), ab.max_regression_pct,
+                        ab.p_value, ab.rounds, code(ab.base.source_hash.substr(0, 12)),
+                        code(ab.head.source_hash.substr(0, 12)));
   }
   if (rows.empty()) return "";
   return "\n### A/B: base and head builds measured together\n\n"
-         "| verdict | case | base | head | head/base [interval] | allowed | p | rounds | source base / head |\n"
-         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n" + rows;
+         "| verdict | case | base | head | head/base [interval] | allowed | p | rounds | source base / head "
+         "|\n"
+         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n" +
+         rows;
 }
 
 }  // namespace
@@ -116,12 +129,13 @@ std::string render_markdown(const RunResult& run) {
   out += ab_section(order);
 
   for (const Breakdown& b : breakdowns_of(run)) {
-    out += "\n### Breakdown of " + code(b.case_id) + "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
+    out += "\n### Breakdown of " + code(b.case_id) +
+           "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
       const StageLoad& s = b.stages[i];
       const std::string name = i == b.bottleneck ? "**" + cell(s.name) + "**" : cell(s.name);
-      out += fmt::format("| {} | {} | {:.1f}% | {} |\n", name, format_duration_ns(s.latency_ns), s.pct_of_total,
-                         s.bound.empty() ? "-" : s.bound);
+      out += fmt::format("| {} | {} | {:.1f}% | {} |\n", name, format_duration_ns(s.latency_ns),
+                         s.pct_of_total, s.bound.empty() ? "-" : s.bound);
     }
     out += "\nBottleneck: " + cell(b.bottleneck_reason) + "\n";
     if (const std::string host = describe_host_overhead(b); !host.empty()) out += "Host: " + host + "\n";

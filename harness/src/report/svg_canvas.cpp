@@ -1,9 +1,9 @@
 #include "report/svg_canvas.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "report/xml_escape.h"
 
@@ -122,15 +122,15 @@ Canvas::Canvas(double width, double height, std::string_view label)
 
 void Canvas::line(double x1, double y1, double x2, double y2, std::string_view stroke, double width,
                   std::string_view dash) {
-  body_ += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", px(x1),
-                       px(y1), px(x2), px(y2), stroke, width,
-                       dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
+  body_ += fmt::format(
+      "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", px(x1), px(y1),
+      px(x2), px(y2), stroke, width, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
 }
 
 void Canvas::rect(double x, double y, double w, double h, std::string_view fill, std::string_view stroke,
                   double opacity) {
-  body_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\"{}/>\n", px(x),
-                       px(y), px(std::max(0.0, w)), px(std::max(0.0, h)), fill, stroke,
+  body_ += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\"{}/>\n",
+                       px(x), px(y), px(std::max(0.0, w)), px(std::max(0.0, h)), fill, stroke,
                        opacity < 1 ? fmt::format(" fill-opacity=\"{}\"", opacity) : "");
 }
 
@@ -144,25 +144,27 @@ void Canvas::circle(double cx, double cy, double r, std::string_view fill, std::
     body_ += "<circle " + attrs + "><title>" + xml_escape(tooltip) + "</title></circle>\n";
 }
 
-void Canvas::polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke, double width,
-                      std::string_view dash) {
+void Canvas::polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke,
+                      double width, std::string_view dash) {
   std::string list;
   for (const auto& [x, y] : points) list += (list.empty() ? "" : " ") + px(x) + "," + px(y);
-  body_ += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", list, stroke,
-                       width, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
+  body_ += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", list,
+                       stroke, width, dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", dash));
 }
 
 void Canvas::text(double x, double y, std::string_view content, std::string_view anchor, double size,
                   std::string_view fill, double rotate) {
-  body_ += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\" font-size=\"{}\" fill=\"{}\"{}>{}</text>\n", px(x),
-                       px(y), anchor, size, fill,
-                       rotate != 0 ? fmt::format(" transform=\"rotate({} {} {})\"", rotate, px(x), px(y)) : "",
-                       xml_escape(content));
+  body_ +=
+      fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\" font-size=\"{}\" fill=\"{}\"{}>{}</text>\n",
+                  px(x), px(y), anchor, size, fill,
+                  rotate != 0 ? fmt::format(" transform=\"rotate({} {} {})\"", rotate, px(x), px(y)) : "",
+                  xml_escape(content));
 }
 
 std::string Canvas::str() const {
   return fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+      "role=\"img\" "
       "aria-label=\"{}\" font-family=\"sans-serif\">\n<title>{}</title>\n{}</svg>\n",
       width_, height_, width_, height_, label_, label_, body_);
 }

@@ -48,8 +48,8 @@ class Canvas {
   // A tooltip becomes the element's <title>, which browsers show on hover without script.
   void circle(double cx, double cy, double r, std::string_view fill, std::string_view tooltip = "",
               double opacity = 1);
-  void polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke, double width = 1.5,
-                std::string_view dash = "");
+  void polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke,
+                double width = 1.5, std::string_view dash = "");
   void text(double x, double y, std::string_view content, std::string_view anchor = "start", double size = 11,
             std::string_view fill = "#333", double rotate = 0);
   std::string str() const;

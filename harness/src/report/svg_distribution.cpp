@@ -13,8 +13,8 @@ constexpr std::size_t kMaxDots = 300;
 
 }  // namespace
 
-std::string distribution_svg(const std::vector<SampleSet>& sets, const Format& format, std::string_view x_title,
-                             std::string_view label) {
+std::string distribution_svg(const std::vector<SampleSet>& sets, const Format& format,
+                             std::string_view x_title, std::string_view label) {
   const double row = 46, left = 80, top = 10, width = 580, right = width - 20;
   const double bottom = top + row * static_cast<double>(std::max<std::size_t>(1, sets.size()));
   const double height = bottom + 44;
@@ -45,8 +45,9 @@ std::string distribution_svg(const std::vector<SampleSet>& sets, const Format& f
       const double jitter = std::fmod(static_cast<double>(i) * 0.6180339887, 1.0) - 0.5;
       canvas.circle(x(s.samples[i]), mid + jitter * row * 0.55, 2, s.colour, "", 0.35);
     }
-    const double p5 = percentile(s.samples, 5), p25 = percentile(s.samples, 25), p50 = percentile(s.samples, 50),
-                 p75 = percentile(s.samples, 75), p95 = percentile(s.samples, 95);
+    const double p5 = percentile(s.samples, 5), p25 = percentile(s.samples, 25),
+                 p50 = percentile(s.samples, 50), p75 = percentile(s.samples, 75),
+                 p95 = percentile(s.samples, 95);
     const double half = row * 0.3;
     canvas.line(x(p5), mid, x(p25), mid, s.colour, 1.5);
     canvas.line(x(p75), mid, x(p95), mid, s.colour, 1.5);

@@ -10,12 +10,12 @@
 namespace perfgate::svg {
 
 struct SampleSet {
-  std::string label;            // "baseline", "current"
+  std::string label;  // "baseline", "current"
   std::vector<double> samples;
   std::string colour;
 };
 
-std::string distribution_svg(const std::vector<SampleSet>& sets, const Format& format, std::string_view x_title,
-                             std::string_view label);
+std::string distribution_svg(const std::vector<SampleSet>& sets, const Format& format,
+                             std::string_view x_title, std::string_view label);
 
 }  // namespace perfgate::svg

@@ -29,7 +29,7 @@ struct LineChartAxes {
   std::vector<std::string> x_labels;
 };
 
-std::string line_chart_svg(const std::vector<LineSeries>& series, const LineChartAxes& axes, std::string_view label,
-                           double height = 300);
+std::string line_chart_svg(const std::vector<LineSeries>& series, const LineChartAxes& axes,
+                           std::string_view label, double height = 300);
 
 }  // namespace perfgate::svg

@@ -1,16 +1,17 @@
 #include "report/svg_roofline.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "core/units.h"
 #include "report/svg_canvas.h"
 
 namespace perfgate::svg {
 
-std::string roofline_svg(const std::vector<RooflinePoint>& points, double peak_bandwidth_gbps, double peak_gflops) {
+std::string roofline_svg(const std::vector<RooflinePoint>& points, double peak_bandwidth_gbps,
+                         double peak_gflops) {
   const double width = 680, height = 400, left = 70, right = width - 20, top = 20, bottom = height - 50;
   std::vector<double> xs, ys;
   for (const auto& p : points) xs.push_back(p.intensity), ys.push_back(p.gflops);
@@ -33,8 +34,9 @@ std::string roofline_svg(const std::vector<RooflinePoint>& points, double peak_b
     // Memory roof y = bandwidth * intensity, up to the ridge (or the plot's edge).
     const double x_end = ridge > 0 ? ridge : std::min(x.hi, y.hi / peak_bandwidth_gbps);
     const double x_start = std::max(x.lo, y.lo / peak_bandwidth_gbps);
-    canvas.polyline({{x(x_start), y(peak_bandwidth_gbps * x_start)}, {x(x_end), y(peak_bandwidth_gbps * x_end)}},
-                    "#1565c0", 2);
+    canvas.polyline(
+        {{x(x_start), y(peak_bandwidth_gbps * x_start)}, {x(x_end), y(peak_bandwidth_gbps * x_end)}},
+        "#1565c0", 2);
     canvas.text(x(x_start) + 8, y(peak_bandwidth_gbps * x_start) - 8,
                 "measured bandwidth " + format_bandwidth(peak_bandwidth_gbps), "start", 11, "#1565c0");
   }
@@ -50,7 +52,8 @@ std::string roofline_svg(const std::vector<RooflinePoint>& points, double peak_b
                   fmt::format("{}: {:.3g} flop/byte, {} ({})", p.label, p.intensity, format_flops(p.gflops),
                               to_string(p.verdict)),
                   0.85);
-  if (points.empty()) canvas.text((left + right) / 2, (top + bottom) / 2, "no case with flops to place", "middle", 13, "#777");
+  if (points.empty())
+    canvas.text((left + right) / 2, (top + bottom) / 2, "no case with flops to place", "middle", 13, "#777");
   return canvas.str();
 }
 

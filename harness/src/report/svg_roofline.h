@@ -10,14 +10,15 @@
 namespace perfgate::svg {
 
 struct RooflinePoint {
-  std::string label;          // the case id
-  double intensity = 0;       // flops per byte
+  std::string label;     // the case id
+  double intensity = 0;  // flops per byte
   double gflops = 0;
   Verdict verdict = Verdict::pass;
 };
 
 // Ceilings of 0 are unknown and not drawn. Points without flops or bytes cannot be placed on a
 // log-log plot: the caller leaves them out and says so.
-std::string roofline_svg(const std::vector<RooflinePoint>& points, double peak_bandwidth_gbps, double peak_gflops);
+std::string roofline_svg(const std::vector<RooflinePoint>& points, double peak_bandwidth_gbps,
+                         double peak_gflops);
 
 }  // namespace perfgate::svg

@@ -1,7 +1,5 @@
 #include "report/table_printer.h"
 
-#include "report/ab_lines.h"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -11,6 +9,7 @@
 #include "core/units.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
+#include "report/ab_lines.h"
 
 namespace perfgate {
 namespace {
@@ -43,8 +42,9 @@ const Metric* metric_of(const CaseResult& r, const char* name) {
 std::string verdict_text(const CaseResult& r) {
   std::string text(to_string(r.verdict));
   for (const auto& j : r.judgements)
-    if (j.metric == metric::latency_ns && (r.verdict == Verdict::regressed || r.verdict == Verdict::improved ||
-                                     r.verdict == Verdict::pass || r.verdict == Verdict::inconclusive)) {
+    if (j.metric == metric::latency_ns &&
+        (r.verdict == Verdict::regressed || r.verdict == Verdict::improved || r.verdict == Verdict::pass ||
+         r.verdict == Verdict::inconclusive)) {
       char delta[32];
       // change_pct is positive when worse; show the latency change with its sign.
       std::snprintf(delta, sizeof delta, " %+.1f%%", j.change_pct);
@@ -56,19 +56,29 @@ std::string verdict_text(const CaseResult& r) {
 }  // namespace
 
 std::string render_table(const RunResult& run, const TableStyle& style) {
-  const std::vector<std::string> header{"case", "latency", "±", "bandwidth", "% peak", "GFLOP/s", "bound", "catches", "verdict"};
+  const std::vector<std::string> header{"case",    "latency", "±",       "bandwidth", "% peak",
+                                        "GFLOP/s", "bound",   "catches", "verdict"};
   std::vector<std::vector<std::string>> rows;
   std::vector<Verdict> verdicts;
   for (const auto& r : run.cases) {
     const std::string catches = case_resolution(r);
-    std::vector<std::string> row{r.id, "-", "", "-", "-", "-", r.bound.empty() ? "-" : r.bound,
-                                 catches.empty() ? "-" : ">= " + catches, verdict_text(r)};
+    std::vector<std::string> row{r.id,
+                                 "-",
+                                 "",
+                                 "-",
+                                 "-",
+                                 "-",
+                                 r.bound.empty() ? "-" : r.bound,
+                                 catches.empty() ? "-" : ">= " + catches,
+                                 verdict_text(r)};
     if (const Metric* m = metric_of(r, metric::latency_ns)) {
       row[1] = format_duration_ns(m->summary.median);
       row[2] = m->summary.median > 0 ? fixed_digits(100.0 * m->summary.mad / m->summary.median, 2) + "%" : "";
     }
-    if (const Metric* m = find_metric(r, metric::bandwidth_gbps)) row[3] = format_bandwidth(m->summary.median);
-    if (const Metric* m = find_metric(r, metric::pct_peak_bw)) row[4] = fixed_digits(m->summary.median, 3) + "%";
+    if (const Metric* m = find_metric(r, metric::bandwidth_gbps))
+      row[3] = format_bandwidth(m->summary.median);
+    if (const Metric* m = find_metric(r, metric::pct_peak_bw))
+      row[4] = fixed_digits(m->summary.median, 3) + "%";
     if (const Metric* m = find_metric(r, metric::gflops)) row[5] = fixed_digits(m->summary.median, 4);
     if (r.fits_in_cache && find_metric(r, metric::latency_ns)) row[0] += " (in cache)";
     rows.push_back(std::move(row));
@@ -98,8 +108,8 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
   out += std::string(total - 2, '-') + "\n";
   for (std::size_t i = 0; i < rows.size(); ++i) out += line(rows[i], verdict_color(verdicts[i]));
 
-  std::string summary = "\n" + std::to_string(run.cases.size()) + " cases on " +
-                        run.fingerprint.machine_id + ":";
+  std::string summary =
+      "\n" + std::to_string(run.cases.size()) + " cases on " + run.fingerprint.machine_id + ":";
   for (const auto& [verdict, n] : summarize_run(run).present_worst_first())
     summary += " " + std::to_string(n) + " " + std::string(to_string(verdict)) + ",";
   summary.back() = '\n';
@@ -112,9 +122,8 @@ std::string render_details(const RunResult& run, const TableStyle& style) {
   for (const auto& r : run.cases)
     if (r.verdict != Verdict::pass && r.verdict != Verdict::no_baseline && !r.message.empty())
       notable.push_back(&r);
-  std::stable_sort(notable.begin(), notable.end(), [](auto* a, auto* b) {
-    return severity(a->verdict) < severity(b->verdict);
-  });
+  std::stable_sort(notable.begin(), notable.end(),
+                   [](auto* a, auto* b) { return severity(a->verdict) < severity(b->verdict); });
   std::string out;
   for (const CaseResult* r : notable) {
     std::string tag(to_string(r->verdict));

@@ -17,7 +17,8 @@ double median_sorted(const std::vector<double>& v) {
 double binomial_half_cdf(std::size_t n, std::size_t k) {
   double total = 0;
   for (std::size_t i = 0; i <= k && i <= n; ++i)
-    total += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
+    total +=
+        std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
   return std::min(1.0, total);
 }
 
@@ -33,7 +34,8 @@ double wilcoxon_signed_rank_p(std::span<const double> differences, bool greater)
     if (d != 0 && !std::isnan(d)) entries.push_back({std::abs(d), d > 0});
   const std::size_t n = entries.size();
   if (n == 0) return 1;
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.magnitude < b.magnitude; });
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.magnitude < b.magnitude; });
   // Doubled ranks keep average ranks of ties whole numbers.
   std::vector<std::size_t> rank2(n);
   for (std::size_t i = 0; i < n;) {
@@ -104,11 +106,14 @@ PairedJudgement judge_paired(std::span<const double> ratios, double allowed_pct,
   for (double r : ratios)
     if (r > 0 && std::isfinite(r)) in_order.push_back(r);
   const auto half = static_cast<std::ptrdiff_t>(in_order.size() / 2);
-  std::vector<double> first(in_order.begin(), in_order.begin() + half), second(in_order.begin() + half, in_order.end());
+  std::vector<double> first(in_order.begin(), in_order.begin() + half),
+      second(in_order.begin() + half, in_order.end());
   std::sort(first.begin(), first.end());
   std::sort(second.begin(), second.end());
-  const bool halves_worse = !first.empty() && median_sorted(first) > worse_limit && median_sorted(second) > worse_limit;
-  const bool halves_better = !first.empty() && median_sorted(first) < better_limit && median_sorted(second) < better_limit;
+  const bool halves_worse =
+      !first.empty() && median_sorted(first) > worse_limit && median_sorted(second) > worse_limit;
+  const bool halves_better =
+      !first.empty() && median_sorted(first) < better_limit && median_sorted(second) < better_limit;
   if (j.interval.low > worse_limit && p_worse < significance && halves_worse) {
     j.verdict = Verdict::regressed;
   } else if (j.interval.high < better_limit && p_better < significance && halves_better) {

@@ -95,8 +95,9 @@ RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct,
                               noise.outlier_runs, noise.range_pct);
   } else if (noise.drift_pct > std::max(clear_sigmas * noise.sigma_pct, min_pct)) {
     noise.unstable = true;
-    noise.why = printf_string("drifting: a run moved %.1f%% beyond its own jitter between its first and last third",
-                              noise.drift_pct);
+    noise.why =
+        printf_string("drifting: a run moved %.1f%% beyond its own jitter between its first and last third",
+                      noise.drift_pct);
   } else if (noise.outlier_left_out) {
     noise.why = printf_string("one run %.1f%% apart left out of the noise estimate", farthest_pct);
   }

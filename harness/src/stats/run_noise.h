@@ -20,15 +20,15 @@
 namespace perfgate {
 
 struct RunNoise {
-  int runs = 0;                 // runs with samples
-  double centre = 0;            // median of the run medians
-  double sigma_pct = 0;         // run-to-run standard deviation, % of the centre
-  double range_pct = 0;         // (largest - smallest run median) / centre, %
-  double drift_pct = 0;         // largest within-run drift, % of that run's median
-  int outlier_runs = 0;         // runs clearly apart from the others
+  int runs = 0;                   // runs with samples
+  double centre = 0;              // median of the run medians
+  double sigma_pct = 0;           // run-to-run standard deviation, % of the centre
+  double range_pct = 0;           // (largest - smallest run median) / centre, %
+  double drift_pct = 0;           // largest within-run drift, % of that run's median
+  int outlier_runs = 0;           // runs clearly apart from the others
   bool outlier_left_out = false;  // sigma leaves out the one farthest run
   bool unstable = false;
-  std::string why;              // empty unless something above is worth saying
+  std::string why;  // empty unless something above is worth saying
 };
 
 // `min_pct`: deviations smaller than this are never outliers or drift (the floor of the

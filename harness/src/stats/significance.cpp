@@ -79,8 +79,7 @@ std::vector<double> sorted_copy(std::span<const double> values) {
 Interval bootstrap_median_ratio(std::span<const double> current, std::span<const double> baseline,
                                 double confidence, std::uint64_t seed, int resamples) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  if (current.empty() || baseline.empty() || resamples < 1 || median(baseline) == 0)
-    return {nan, nan};
+  if (current.empty() || baseline.empty() || resamples < 1 || median(baseline) == 0) return {nan, nan};
   std::mt19937_64 rng(seed);
   const std::vector<double> current_sorted = sorted_copy(current);
   const std::vector<double> baseline_sorted = sorted_copy(baseline);

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "perfgate/error.h"
@@ -15,8 +14,12 @@ namespace perfgate {
 namespace {
 
 std::string to_line(const ApprovalLogEntry& e) {
-  nlohmann::ordered_json j = {{"time", e.time},     {"action", e.action}, {"case", e.case_id},
-                              {"by", e.by},         {"reason", e.reason}, {"commit", e.commit},
+  nlohmann::ordered_json j = {{"time", e.time},
+                              {"action", e.action},
+                              {"case", e.case_id},
+                              {"by", e.by},
+                              {"reason", e.reason},
+                              {"commit", e.commit},
                               {"candidate_digest", e.candidate_digest}};
   if (!e.note.empty()) j["note"] = e.note;
   return j.dump() + "\n";  // dump() escapes newlines, so an entry is always one line

@@ -9,8 +9,8 @@
 namespace perfgate {
 
 struct ApprovalLogEntry {
-  std::string time;              // ISO 8601 UTC
-  std::string action;            // "approve" | "drop"
+  std::string time;    // ISO 8601 UTC
+  std::string action;  // "approve" | "drop"
   std::string case_id;
   std::string by;
   std::string reason;

@@ -4,8 +4,8 @@
 #include <new>
 
 #include "core/atomic_file.h"
-#include "perfgate/error.h"
 #include "core/yaml_load.h"
+#include "perfgate/error.h"
 #include "store/baseline_file.h"
 #include "store/update_journal.h"
 #include "store/yaml_document.h"

@@ -32,10 +32,10 @@ class BaselineStore {
 
   // baselines/<machine id>/; throws Error when the id is empty or would leave the root.
   std::filesystem::path machine_dir(const std::string& machine_id) const;
-  std::filesystem::path lock_file(const std::string& machine_id) const;  // held while writing
-  std::filesystem::path log_file(const std::string& machine_id) const;   // APPROVALS.log
-  std::vector<std::string> machines() const;                             // sorted
-  std::vector<std::string> kernels(const std::string& machine_id) const; // sorted
+  std::filesystem::path lock_file(const std::string& machine_id) const;   // held while writing
+  std::filesystem::path log_file(const std::string& machine_id) const;    // APPROVALS.log
+  std::vector<std::string> machines() const;                              // sorted
+  std::vector<std::string> kernels(const std::string& machine_id) const;  // sorted
   // One kernel file, checked against its path; nullopt when there is none.
   std::optional<KernelBaselines> load(const std::string& machine_id, const std::string& kernel) const;
 

@@ -34,7 +34,8 @@ std::vector<DiffRow> diff_candidate(const BaselineStore& store, const Candidate&
       if (old) {
         if (auto it = old->runs.find(metric); it != old->runs.end()) {
           row.old_median = median(pooled(it->second));
-          if (*row.old_median != 0) row.change_pct = (row.new_median - *row.old_median) / *row.old_median * 100;
+          if (*row.old_median != 0)
+            row.change_pct = (row.new_median - *row.old_median) / *row.old_median * 100;
         }
       }
       rows.push_back(std::move(row));

@@ -53,8 +53,9 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
                        const std::string& kernel) {
   const std::string at = "cases." + id;
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
-  in.keys(map, at, {"backend", "perfgate_version", "source_hash", "measured_at", "commit", "approval",
-                   "fingerprint", "median", "runs"});
+  in.keys(map, at,
+          {"backend", "perfgate_version", "source_hash", "measured_at", "commit", "approval", "fingerprint",
+           "median", "runs"});
   BaselineCase c;
   c.id = id;
   c.kernel = kernel;
@@ -78,8 +79,9 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
 
 std::string to_yaml(const KernelBaselines& b) {
   YAML::Emitter out;
-  out << YAML::Comment("perfgate approved baselines. Written by `perfgate baseline approve`; review "
-                       "changes in pull requests, never edit by hand.");
+  out << YAML::Comment(
+      "perfgate approved baselines. Written by `perfgate baseline approve`; review "
+      "changes in pull requests, never edit by hand.");
   out << YAML::BeginMap;
   emit_field(out, "schema", kSchema);
   emit_field(out, "machine_id", b.machine_id);
@@ -103,7 +105,8 @@ KernelBaselines parse_kernel_baselines(const std::string& text, const std::strin
   const std::int64_t count = in.integer(root, "case_count", "");
   const YAML::Node cases = in.required_map(root, "cases", "");
   in.keys(cases, "cases", {});  // a case given twice
-  for (const auto& entry : cases) b.cases.push_back(read_case(in, entry.first.Scalar(), entry.second, b.kernel));
+  for (const auto& entry : cases)
+    b.cases.push_back(read_case(in, entry.first.Scalar(), entry.second, b.kernel));
   if (static_cast<std::int64_t>(b.cases.size()) != count)
     throw in.error(cases, "cases",
                    "holds " + std::to_string(b.cases.size()) + " cases but case_count says " +

@@ -16,7 +16,6 @@
 #include "perfgate/error.h"
 #include "store/approval_log.h"
 #include "store/baseline_file.h"
-#include "core/file_lock.h"
 #include "store/update_journal.h"
 
 namespace perfgate {
@@ -104,16 +103,18 @@ UpdateOutcome drop_cases(const BaselineStore& store, const std::string& machine_
         finish_interrupted_update(store.machine_dir(machine));
       }
       KernelBaselines file = *store.load(machine, kernel);
-      const auto kept = std::stable_partition(file.cases.begin(), file.cases.end(),
-                                              [&](const BaselineCase& c) { return !case_matches(case_glob, c); });
+      const auto kept =
+          std::stable_partition(file.cases.begin(), file.cases.end(),
+                                [&](const BaselineCase& c) { return !case_matches(case_glob, c); });
       if (kept == file.cases.end()) continue;
       for (auto it = kept; it != file.cases.end(); ++it) {
         outcome.case_ids.push_back(it->id);
         entries.push_back(log_entry("drop", it->id, request, ""));
       }
       file.cases.erase(kept, file.cases.end());
-      changes.changes.push_back({store.kernel_file(machine, kernel),
-                                 file.cases.empty() ? std::nullopt : std::optional<std::string>(to_yaml(file))});
+      changes.changes.push_back(
+          {store.kernel_file(machine, kernel),
+           file.cases.empty() ? std::nullopt : std::optional<std::string>(to_yaml(file))});
       outcome.files.push_back(store.kernel_file(machine, kernel));
     }
     if (entries.empty()) continue;

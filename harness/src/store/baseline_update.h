@@ -14,11 +14,11 @@
 namespace perfgate {
 
 struct UpdateRequest {
-  std::string by;                 // who approves: required
-  std::string reason;             // why: required
-  std::string at;                 // ISO 8601 UTC
-  std::string commit;             // the commit the approval is made from
-  std::string note;               // logged beside the reason (e.g. a machine mismatch accepted)
+  std::string by;      // who approves: required
+  std::string reason;  // why: required
+  std::string at;      // ISO 8601 UTC
+  std::string commit;  // the commit the approval is made from
+  std::string note;    // logged beside the reason (e.g. a machine mismatch accepted)
   std::chrono::milliseconds lock_timeout{30000};
   // Only for tests that kill an approval: how long to wait under the lock before each write.
   std::chrono::milliseconds test_delay{0};

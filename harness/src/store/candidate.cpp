@@ -34,14 +34,15 @@ CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size
   c.backend = in.text(map, "backend", at);
   c.source_hash = in.optional_text(map, "source_hash", at);
   if (!c.id.starts_with(c.kernel + "/" + c.backend + "/"))
-    throw in.error(map, at + ".id", "\"" + c.id + "\" is not a case of kernel " + c.kernel + " on " + c.backend);
+    throw in.error(map, at + ".id",
+                   "\"" + c.id + "\" is not a case of kernel " + c.kernel + " on " + c.backend);
   const YAML::Node runs = in.required_map(map, "runs", at);
   c.runs = read_runs(in, runs, at + ".runs");
   for (const auto& [metric, metric_runs] : c.runs)
     if (metric_runs.size() > run_count)
-      throw in.error(runs, at + ".runs." + metric,
-                     std::to_string(metric_runs.size()) + " runs, but the candidate has " +
-                         std::to_string(run_count));
+      throw in.error(
+          runs, at + ".runs." + metric,
+          std::to_string(metric_runs.size()) + " runs, but the candidate has " + std::to_string(run_count));
   return c;
 }
 
@@ -49,8 +50,9 @@ CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size
 
 std::string canonical_yaml(const Candidate& c) {
   YAML::Emitter out;
-  out << YAML::Comment("perfgate baseline candidate. Review: perfgate baseline diff FILE; approve: "
-                       "perfgate baseline approve FILE --by NAME --reason TEXT. Any edit voids its digest.");
+  out << YAML::Comment(
+      "perfgate baseline candidate. Review: perfgate baseline diff FILE; approve: "
+      "perfgate baseline approve FILE --by NAME --reason TEXT. Any edit voids its digest.");
   out << YAML::BeginMap;
   emit_field(out, "schema", kSchema);
   emit_field(out, "created_at", c.created_at);
@@ -72,15 +74,14 @@ std::string canonical_yaml(const Candidate& c) {
 
 std::string content_digest(const Candidate& c) { return sha256_digest(canonical_yaml(c)); }
 
-std::string to_yaml(const Candidate& c) {
-  return canonical_yaml(c) + "digest: " + content_digest(c) + "\n";
-}
+std::string to_yaml(const Candidate& c) { return canonical_yaml(c) + "digest: " + content_digest(c) + "\n"; }
 
 Candidate parse_candidate(const std::string& text, const std::string& file) {
   const YamlDocument in(file, text);
   const YAML::Node& root = in.root();
-  in.keys(root, "", {"schema", "created_at", "measured_at", "machine_id", "commit", "branch", "perfgate_version",
-                     "fingerprint", "run_ids", "cases", "digest"});
+  in.keys(root, "",
+          {"schema", "created_at", "measured_at", "machine_id", "commit", "branch", "perfgate_version",
+           "fingerprint", "run_ids", "cases", "digest"});
   if (in.integer(root, "schema", "") != kSchema)
     throw in.error(root["schema"], "schema", "unsupported candidate schema (this perfgate reads 1)");
   Candidate c;
@@ -113,7 +114,8 @@ Candidate read_candidate(const std::filesystem::path& file) {
 
 void verify_digest(const Candidate& c, const std::string& file) {
   if (content_digest(c) != c.digest)
-    throw Error(file + ": digest does not match the content: the candidate was changed after it "
+    throw Error(file +
+                ": digest does not match the content: the candidate was changed after it "
                 "was proposed; propose again (perfgate baseline propose)");
 }
 

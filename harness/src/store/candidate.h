@@ -20,15 +20,15 @@ struct CandidateCase {
 };
 
 struct Candidate {
-  std::string created_at;         // ISO 8601 UTC
-  std::string measured_at;        // start of the first run, ISO 8601 UTC
-  Fingerprint fingerprint;        // its machine_id decides where the baselines go
+  std::string created_at;   // ISO 8601 UTC
+  std::string measured_at;  // start of the first run, ISO 8601 UTC
+  Fingerprint fingerprint;  // its machine_id decides where the baselines go
   std::string commit;
   std::string branch;
   std::string perfgate_version;
   std::vector<std::string> run_ids;  // one per separate run
   std::vector<CandidateCase> cases;  // sorted by id
-  std::string digest;             // as written in the file: "sha256:<hex>"
+  std::string digest;                // as written in the file: "sha256:<hex>"
 
   const std::string& machine_id() const { return fingerprint.machine_id; }
 };

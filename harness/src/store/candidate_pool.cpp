@@ -83,7 +83,8 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
         if (values.samples.empty())
           throw Error("refusing to propose: " + result.id + " has no " + metric + " samples in run " +
                       std::to_string(i + 1));
-        if (!std::all_of(values.samples.begin(), values.samples.end(), [](double v) { return std::isfinite(v); }))
+        if (!std::all_of(values.samples.begin(), values.samples.end(),
+                         [](double v) { return std::isfinite(v); }))
           throw Error("refusing to propose: " + result.id + " has a " + metric +
                       " sample that is not a finite number in run " + std::to_string(i + 1));
         c.runs[metric].push_back(significant_digits(values.samples));

@@ -1,13 +1,13 @@
 #include "store/gbench_import.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
@@ -90,12 +90,13 @@ void name_case(CaseResult& c) {
 struct Family {
   CaseResult result;
   std::vector<double> samples_ns;
-  std::map<std::string, json> aggregates;      // aggregate name -> its run
-  std::vector<double> bytes, flops;            // per iteration, from the rates
+  std::map<std::string, json> aggregates;  // aggregate name -> its run
+  std::vector<double> bytes, flops;        // per iteration, from the rates
 };
 
 void record_rates(Family& f, const json& b, double ns) {
-  if (b.contains("bytes_per_second")) f.bytes.push_back(per_iteration(b["bytes_per_second"].get<double>(), ns));
+  if (b.contains("bytes_per_second"))
+    f.bytes.push_back(per_iteration(b["bytes_per_second"].get<double>(), ns));
   if (b.contains("FLOPS")) f.flops.push_back(per_iteration(b["FLOPS"].get<double>(), ns));
 }
 
@@ -119,7 +120,8 @@ CaseResult finish(Family& f) {
   c.cost.bytes_read = f.bytes.empty() ? 0 : median(f.bytes);
   c.cost.flops = f.flops.empty() ? 0 : median(f.flops);
   c.metrics[metric::latency_ns] = make_metric(f.samples_ns);
-  if (c.cost.bytes() > 0) c.metrics[metric::bandwidth_gbps] = make_metric(rate_per_ns(f.samples_ns, c.cost.bytes()));
+  if (c.cost.bytes() > 0)
+    c.metrics[metric::bandwidth_gbps] = make_metric(rate_per_ns(f.samples_ns, c.cost.bytes()));
   if (c.cost.flops > 0) c.metrics[metric::gflops] = make_metric(rate_per_ns(f.samples_ns, c.cost.flops));
   c.arithmetic_intensity = c.cost.bytes() > 0 ? c.cost.flops / c.cost.bytes() : 0;
   c.message = fmt::format("imported from Google Benchmark JSON ({} samples)", f.samples_ns.size());
@@ -130,8 +132,10 @@ std::string slug(const std::string& text) {
   std::string out;
   for (char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
-    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
-    else if (!out.empty() && out.back() != '-') out += '-';
+    if (std::isalnum(c))
+      out += static_cast<char>(std::tolower(c));
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out;

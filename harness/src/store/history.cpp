@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "perfgate/error.h"
 
@@ -15,8 +14,9 @@ namespace {
 using nlohmann::json;
 
 json to_json(const HistoryPoint& p) {
-  return {{"run_id", p.run_id}, {"started_at", p.started_at}, {"commit", p.commit}, {"branch", p.branch},
-          {"case", p.case_id},  {"verdict", to_string(p.verdict)}, {"medians", p.medians}};
+  return {{"run_id", p.run_id},  {"started_at", p.started_at}, {"commit", p.commit},
+          {"branch", p.branch},  {"case", p.case_id},          {"verdict", to_string(p.verdict)},
+          {"medians", p.medians}};
 }
 
 HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
@@ -93,8 +93,8 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
   int written = 0;
   for (const auto& c : run.cases) {
     if (c.metrics.empty()) continue;
-    HistoryPoint p{run.fingerprint.machine_id, run.run_id, run.started_at, run.commit, run.branch, c.id,
-                   c.verdict, {}};
+    HistoryPoint p{
+        run.fingerprint.machine_id, run.run_id, run.started_at, run.commit, run.branch, c.id, c.verdict, {}};
     for (const auto& [name, metric] : c.metrics) p.medians[name] = metric.summary.median;
     lines += to_json(p).dump() + "\n";
     ++written;

@@ -36,7 +36,8 @@ std::vector<HistoryPoint> read_history(const std::filesystem::path& dir, const s
 
 // Every entry of every case (of one machine, or of all when the machine id is empty), oldest
 // first: what the HTML trends and `perfgate history` with a case glob read.
-std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir, const std::string& machine_id = "");
+std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir,
+                                           const std::string& machine_id = "");
 
 // Entries grouped by case id, each oldest first.
 std::map<std::string, std::vector<HistoryPoint>> history_by_case(const std::vector<HistoryPoint>& points);

@@ -30,8 +30,9 @@ void emit_fingerprint(YAML::Emitter& out, const Fingerprint& f) {
 }
 
 Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
-  in.keys(map, at, {"machine_id", "backend", "device_name", "vendor_id", "device_id", "driver_version",
-                   "api_version", "device_uuid", "cpu_model", "cpu_threads", "compiler", "build_type"});
+  in.keys(map, at,
+          {"machine_id", "backend", "device_name", "vendor_id", "device_id", "driver_version", "api_version",
+           "device_uuid", "cpu_model", "cpu_threads", "compiler", "build_type"});
   Fingerprint f;
   f.machine_id = in.text(map, "machine_id", at);
   f.backend = in.text(map, "backend", at);
@@ -65,7 +66,8 @@ void emit_runs(YAML::Emitter& out, const MetricRuns& runs) {
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   if (!map.IsMap() || map.size() == 0) throw in.error(map, at, "expected a map of metric -> runs");
   if (map.size() > kMaxMetrics)
-    throw in.error(map, at, std::to_string(map.size()) + " metrics, over the limit of " + std::to_string(kMaxMetrics));
+    throw in.error(map, at,
+                   std::to_string(map.size()) + " metrics, over the limit of " + std::to_string(kMaxMetrics));
   in.keys(map, at, {});  // a metric given twice
   MetricRuns runs;
   for (const auto& entry : map) {
@@ -74,8 +76,9 @@ MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::s
     if (!entry.second.IsSequence() || entry.second.size() == 0)
       throw in.error(entry.second, where, "expected a list of runs");
     if (entry.second.size() > kMaxRunsPerMetric)
-      throw in.error(entry.second, where, std::to_string(entry.second.size()) + " runs, over the limit of " +
-                                              std::to_string(kMaxRunsPerMetric));
+      throw in.error(entry.second, where,
+                     std::to_string(entry.second.size()) + " runs, over the limit of " +
+                         std::to_string(kMaxRunsPerMetric));
     auto& metric_runs = runs[metric];
     for (const auto& run : entry.second) metric_runs.push_back(in.numbers(run, where, kMaxSamplesPerRun));
   }

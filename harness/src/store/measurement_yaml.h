@@ -2,11 +2,11 @@
 // The parts that baseline files and candidate files share: the fingerprint a case was measured
 // on, and its samples per metric and run. Each run's samples go on one line (flow style), so a
 // pull request that approves new numbers shows one changed line per run.
+#include <yaml-cpp/yaml.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "perfgate/result.h"
 #include "store/yaml_document.h"

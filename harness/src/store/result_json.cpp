@@ -15,9 +15,8 @@ namespace {
 using nlohmann::json;
 
 json to_json(const Summary& s) {
-  return {{"count", s.count}, {"min", s.min},       {"max", s.max}, {"mean", s.mean},
-          {"median", s.median}, {"stddev", s.stddev}, {"cv", s.cv},   {"mad", s.mad},
-          {"p5", s.p5},         {"p95", s.p95}};
+  return {{"count", s.count},   {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"median", s.median},
+          {"stddev", s.stddev}, {"cv", s.cv},   {"mad", s.mad}, {"p5", s.p5},     {"p95", s.p95}};
 }
 
 Summary summary_from_json(const json& j) {
@@ -50,12 +49,11 @@ Params params_from_json(const json& j) {
 }  // namespace
 
 json to_json(const Fingerprint& f) {
-  return {{"machine_id", f.machine_id},   {"backend", f.backend},
-          {"device_name", f.device_name}, {"vendor_id", f.vendor_id},
-          {"device_id", f.device_id},     {"driver_version", f.driver_version},
-          {"api_version", f.api_version}, {"device_uuid", f.device_uuid},
-          {"cpu_model", f.cpu_model},     {"cpu_threads", f.cpu_threads},
-          {"compiler", f.compiler},       {"build_type", f.build_type}};
+  return {
+      {"machine_id", f.machine_id},   {"backend", f.backend},         {"device_name", f.device_name},
+      {"vendor_id", f.vendor_id},     {"device_id", f.device_id},     {"driver_version", f.driver_version},
+      {"api_version", f.api_version}, {"device_uuid", f.device_uuid}, {"cpu_model", f.cpu_model},
+      {"cpu_threads", f.cpu_threads}, {"compiler", f.compiler},       {"build_type", f.build_type}};
 }
 
 Fingerprint fingerprint_from_json(const json& j) {
@@ -97,30 +95,31 @@ json to_json(const CaseResult& r) {
   json stages = json::array();
   for (const auto& s : r.stages)
     stages.push_back({{"name", s.name}, {"latency_ns", s.latency_ns}, {"pct_of_total", s.pct_of_total}});
-  json out = {{"id", r.id},
-             {"kernel", r.kernel},
-             {"backend", r.backend},
-             {"params", params_to_json(r.params)},
-             {"cost", {{"bytes_read", r.cost.bytes_read},
-                       {"bytes_written", r.cost.bytes_written},
-                       {"flops", r.cost.flops}}},
-             {"source_hash", r.source_hash},
-             {"verdict", to_string(r.verdict)},
-             {"message", r.message},
-             {"check", r.check},
-             {"metrics", metrics},
-             {"judgements", judgements},
-             {"stages", stages},
-             {"bound", r.bound},
-             {"arithmetic_intensity", r.arithmetic_intensity},
-             {"fits_in_cache", r.fits_in_cache},
-             {"measurements", r.measurements},
-             {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
+  json out = {
+      {"id", r.id},
+      {"kernel", r.kernel},
+      {"backend", r.backend},
+      {"params", params_to_json(r.params)},
+      {"cost",
+       {{"bytes_read", r.cost.bytes_read}, {"bytes_written", r.cost.bytes_written}, {"flops", r.cost.flops}}},
+      {"source_hash", r.source_hash},
+      {"verdict", to_string(r.verdict)},
+      {"message", r.message},
+      {"check", r.check},
+      {"metrics", metrics},
+      {"judgements", judgements},
+      {"stages", stages},
+      {"bound", r.bound},
+      {"arithmetic_intensity", r.arithmetic_intensity},
+      {"fits_in_cache", r.fits_in_cache},
+      {"measurements", r.measurements},
+      {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
   if (r.first_verdict) {
     json confirmations = json::array();
     for (const auto& c : r.confirmations)
-      confirmations.push_back({{"verdict", to_string(c.verdict)}, {"metric", c.metric}, {"change_pct", c.change_pct}});
+      confirmations.push_back(
+          {{"verdict", to_string(c.verdict)}, {"metric", c.metric}, {"change_pct", c.change_pct}});
     out["first_verdict"] = to_string(*r.first_verdict);
     out["confirmations"] = confirmations;
   }

@@ -2,9 +2,8 @@
 // The results JSON of a run (schema documented in the README): what `--json FILE` writes and
 // what `compare`, `report` and `notify` read.
 #include <filesystem>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "perfgate/result.h"
 

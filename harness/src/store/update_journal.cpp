@@ -5,15 +5,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
-#include "perfgate/error.h"
-#include "store/approval_log.h"
 #include "core/atomic_file.h"
 #include "core/content_digest.h"
 #include "core/file_lock.h"
+#include "perfgate/error.h"
+#include "store/approval_log.h"
 
 namespace perfgate {
 namespace {
@@ -72,7 +71,9 @@ std::filesystem::path in_dir(const std::filesystem::path& dir, const std::string
 
 }  // namespace
 
-std::filesystem::path journal_file(const std::filesystem::path& machine_dir) { return machine_dir / ".journal"; }
+std::filesystem::path journal_file(const std::filesystem::path& machine_dir) {
+  return machine_dir / ".journal";
+}
 
 void apply_update(const UpdateJournal& update, std::chrono::milliseconds test_delay) {
   const auto pause = [&] {
@@ -112,7 +113,8 @@ bool finish_interrupted_update(const std::filesystem::path& dir) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(read_file(journal));
-    if (j.at("schema").get<int>() != kJournalSchema) throw Error(journal.string() + ": unsupported journal schema");
+    if (j.at("schema").get<int>() != kJournalSchema)
+      throw Error(journal.string() + ": unsupported journal schema");
   } catch (const nlohmann::json::exception& e) {
     throw Error(journal.string() + ": an interrupted baseline update whose journal is damaged (" + e.what() +
                 "); restore this folder from version control and remove the journal");
@@ -127,8 +129,9 @@ bool finish_interrupted_update(const std::filesystem::path& dir) {
       if (!f.at("content").is_null()) {
         change.content = f.at("content").get<std::string>();
         if (sha256_digest(*change.content) != f.at("sha256").get<std::string>())
-          throw Error(journal.string() + ": the new content of " + change.file.filename().string() +
-                      " does not match its hash; restore this folder from version control and remove the journal");
+          throw Error(
+              journal.string() + ": the new content of " + change.file.filename().string() +
+              " does not match its hash; restore this folder from version control and remove the journal");
       }
       update.changes.push_back(std::move(change));
     }
@@ -138,8 +141,10 @@ bool finish_interrupted_update(const std::filesystem::path& dir) {
     cut_log(update.log, j.at("log_size_bytes").get<std::uintmax_t>());
     append_log_text(update.log, update.log_text);
     remove_journal(journal);
-    std::fprintf(stderr, "perfgate: %s: completed a baseline update that was interrupted (%zu files, and its log lines)\n",
-                 journal.string().c_str(), update.changes.size());
+    std::fprintf(
+        stderr,
+        "perfgate: %s: completed a baseline update that was interrupted (%zu files, and its log lines)\n",
+        journal.string().c_str(), update.changes.size());
   } catch (const nlohmann::json::exception& e) {
     throw Error(journal.string() + ": an interrupted baseline update whose journal is damaged (" + e.what() +
                 "); restore this folder from version control and remove the journal");
@@ -147,7 +152,8 @@ bool finish_interrupted_update(const std::filesystem::path& dir) {
   return true;
 }
 
-void finish_interrupted_update_locking(const std::filesystem::path& dir, const std::filesystem::path& lock_file) {
+void finish_interrupted_update_locking(const std::filesystem::path& dir,
+                                       const std::filesystem::path& lock_file) {
   std::error_code ec;
   if (!std::filesystem::exists(journal_file(dir), ec)) return;
   const FileLock lock(lock_file, std::chrono::seconds(30));

@@ -1,9 +1,9 @@
 #include "store/yaml_document.h"
 
-#include "core/yaml_load.h"
-
 #include <charconv>
 #include <cmath>
+
+#include "core/yaml_load.h"
 
 namespace perfgate {
 namespace {
@@ -24,11 +24,11 @@ std::string round_trip_text(double value) {
 
 YamlDocument::YamlDocument(std::string file, const std::string& text) : file_(std::move(file)) {
   root_ = load_plain_yaml(text, file_);
-  if (!root_.IsMap()) throw located_error(file_, 1, "", "expected a YAML map at the top (empty or truncated file?)");
+  if (!root_.IsMap())
+    throw located_error(file_, 1, "", "expected a YAML map at the top (empty or truncated file?)");
 }
 
-Error YamlDocument::error(const YAML::Node& at, const std::string& key,
-                          const std::string& message) const {
+Error YamlDocument::error(const YAML::Node& at, const std::string& key, const std::string& message) const {
   return located_error(file_, at.Mark().line + 1, key, message);
 }
 
@@ -60,8 +60,7 @@ YAML::Node YamlDocument::required_sequence(const YAML::Node& map, const std::str
   return value;
 }
 
-std::string YamlDocument::text(const YAML::Node& map, const std::string& key,
-                               const std::string& at) const {
+std::string YamlDocument::text(const YAML::Node& map, const std::string& key, const std::string& at) const {
   YAML::Node value = required(map, key, at);
   if (!value.IsScalar()) throw error(value, joined(at, key), "expected text");
   return value.Scalar();
@@ -96,7 +95,8 @@ std::vector<double> YamlDocument::numbers(const YAML::Node& node, const std::str
                                           std::size_t max_count) const {
   if (!node.IsSequence() || node.size() == 0) throw error(node, at, "expected a non-empty list of numbers");
   if (node.size() > max_count)
-    throw error(node, at, std::to_string(node.size()) + " numbers, over the limit of " + std::to_string(max_count));
+    throw error(node, at,
+                std::to_string(node.size()) + " numbers, over the limit of " + std::to_string(max_count));
   std::vector<double> values;
   values.reserve(node.size());
   for (const auto& item : node) values.push_back(number(item, at));

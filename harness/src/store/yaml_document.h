@@ -1,13 +1,13 @@
 #pragma once
 // A parsed YAML file whose every error names the file and the line (Mark lines are 0-based;
 // messages say 1-based lines, as editors do), and the number text the stores write.
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "perfgate/error.h"
 
@@ -43,11 +43,9 @@ class YamlDocument {
   // `map[key]`, which must exist; `at` names the key in messages ("cases.copy/cpu/n=1.runs").
   YAML::Node required(const YAML::Node& map, const std::string& key, const std::string& at) const;
   YAML::Node required_map(const YAML::Node& map, const std::string& key, const std::string& at) const;
-  YAML::Node required_sequence(const YAML::Node& map, const std::string& key,
-                               const std::string& at) const;
+  YAML::Node required_sequence(const YAML::Node& map, const std::string& key, const std::string& at) const;
   std::string text(const YAML::Node& map, const std::string& key, const std::string& at) const;
-  std::string optional_text(const YAML::Node& map, const std::string& key,
-                            const std::string& at) const;
+  std::string optional_text(const YAML::Node& map, const std::string& key, const std::string& at) const;
   std::int64_t integer(const YAML::Node& map, const std::string& key, const std::string& at) const;
   double number(const YAML::Node& node, const std::string& at) const;
   // A non-empty sequence of at most `max_count` finite numbers.

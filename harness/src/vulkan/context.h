@@ -25,10 +25,10 @@ struct PhysicalDeviceInfo {
   bool has_driver_properties = false;
   VkPhysicalDeviceMemoryProperties memory{};
   bool host_query_reset = false;
-  bool integer_dot_product = false;            // VK_KHR_shader_integer_dot_product, enabled
-  std::uint32_t compute_family = UINT32_MAX;   // UINT32_MAX: no compute queue with timestamps
+  bool integer_dot_product = false;           // VK_KHR_shader_integer_dot_product, enabled
+  std::uint32_t compute_family = UINT32_MAX;  // UINT32_MAX: no compute queue with timestamps
   std::uint32_t timestamp_valid_bits = 0;
-  std::uint32_t multiprocessors = 0;           // NVIDIA SMs or AMD CUs when the driver says
+  std::uint32_t multiprocessors = 0;  // NVIDIA SMs or AMD CUs when the driver says
 
   std::string name() const { return properties.deviceName; }
   DeviceKind kind() const;

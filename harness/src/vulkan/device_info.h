@@ -40,8 +40,8 @@ inline std::string vulkan_machine_id(std::string_view device_name) {
 inline std::string decode_driver_version(std::uint32_t vendor_id, std::uint32_t version) {
   char text[48];
   if (vendor_id == kVendorNvidia) {
-    std::snprintf(text, sizeof text, "%u.%u.%u.%u", (version >> 22) & 0x3ffu,
-                  (version >> 14) & 0xffu, (version >> 6) & 0xffu, version & 0x3fu);
+    std::snprintf(text, sizeof text, "%u.%u.%u.%u", (version >> 22) & 0x3ffu, (version >> 14) & 0xffu,
+                  (version >> 6) & 0xffu, version & 0x3fu);
   } else {
     std::snprintf(text, sizeof text, "%u.%u.%u", (version >> 22) & 0x7fu, (version >> 12) & 0x3ffu,
                   version & 0xfffu);
@@ -70,9 +70,8 @@ enum class DeviceKind { discrete_gpu, integrated_gpu, virtual_gpu, cpu, other };
 
 // Vulkan reports no cache sizes: the last-level cache is estimated from the vendor and name
 // (datasheets), else by kind. Cold runs flush twice this much.
-inline std::uint64_t estimate_last_level_cache_bytes(std::uint32_t vendor_id,
-                                                     std::string_view device_name, DeviceKind kind,
-                                                     std::uint64_t host_cache_bytes) {
+inline std::uint64_t estimate_last_level_cache_bytes(std::uint32_t vendor_id, std::string_view device_name,
+                                                     DeviceKind kind, std::uint64_t host_cache_bytes) {
   constexpr std::uint64_t MiB = 1ull << 20;
   const std::string id = vulkan_machine_id(device_name);
   auto has = [&](std::string_view part) { return id.find(part) != std::string::npos; };

@@ -71,7 +71,8 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
           "vkCreateComputePipelines" + what);
 
     if (!bindings.empty()) {
-      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<std::uint32_t>(bindings.size())};
+      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                static_cast<std::uint32_t>(bindings.size())};
       VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
       pool.maxSets = 1;
       pool.poolSizeCount = 1;

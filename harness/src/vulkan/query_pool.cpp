@@ -8,7 +8,9 @@
 namespace perfgate::vk {
 
 TimestampPool::TimestampPool(const Context& context, std::uint32_t count)
-    : context_(context), count_(count), valid_bits_(context.info().timestamp_valid_bits),
+    : context_(context),
+      count_(count),
+      valid_bits_(context.info().timestamp_valid_bits),
       period_ns_(context.limits().timestampPeriod) {
   VkQueryPoolCreateInfo create{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   create.queryType = VK_QUERY_TYPE_TIMESTAMP;

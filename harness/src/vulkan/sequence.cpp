@@ -79,16 +79,16 @@ void Sequence::barrier() {
   memory.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   memory.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                       0, 1, &memory, 0, nullptr, 0, nullptr);
+  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0,
+                       1, &memory, 0, nullptr, 0, nullptr);
 }
 
 void Sequence::barrier_to_host() {
   VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   memory.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   memory.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-                       &memory, 0, nullptr, 0, nullptr);
+  vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &memory,
+                       0, nullptr, 0, nullptr);
 }
 
 void Sequence::write_timestamp(const TimestampPool& pool, std::uint32_t query) {
@@ -103,8 +103,8 @@ void Sequence::fill(const Buffer& buffer, std::uint32_t word) {
   vkCmdFillBuffer(commands_, buffer.handle(), 0, VK_WHOLE_SIZE, word);
 }
 
-void Sequence::copy(const Buffer& from, std::uint64_t from_offset, const Buffer& to,
-                    std::uint64_t to_offset, std::uint64_t bytes) {
+void Sequence::copy(const Buffer& from, std::uint64_t from_offset, const Buffer& to, std::uint64_t to_offset,
+                    std::uint64_t bytes) {
   const VkBufferCopy region{from_offset, to_offset, bytes};
   vkCmdCopyBuffer(commands_, from.handle(), to.handle(), 1, &region);
 }

@@ -9,8 +9,7 @@ namespace perfgate::vk {
 std::string_view result_name(VkResult result) {
   switch (result) {
 #define PERFGATE_VK_RESULT(name) \
-  case name:                     \
-    return #name;
+  case name: return #name;
     PERFGATE_VK_RESULT(VK_SUCCESS)
     PERFGATE_VK_RESULT(VK_NOT_READY)
     PERFGATE_VK_RESULT(VK_TIMEOUT)
@@ -36,8 +35,7 @@ std::string_view result_name(VkResult result) {
     PERFGATE_VK_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
     PERFGATE_VK_RESULT(VK_ERROR_INVALID_SHADER_NV)
 #undef PERFGATE_VK_RESULT
-    default:
-      return "VkResult(unknown)";
+    default: return "VkResult(unknown)";
   }
 }
 

@@ -31,14 +31,17 @@ std::size_t buffer_index(const std::vector<BufferSpec>& specs, const std::string
 VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel, const Params& params,
                        const std::vector<BufferSpec>& specs, const DeviceLimits& limits,
                        std::uint64_t last_level_cache_bytes)
-    : context_(std::move(context)), kernel_name_(kernel.name()), specs_(specs),
-      plan_(kernel.vulkan_plan(params, limits)), flush_bytes_(2 * last_level_cache_bytes),
+    : context_(std::move(context)),
+      kernel_name_(kernel.name()),
+      specs_(specs),
+      plan_(kernel.vulkan_plan(params, limits)),
+      flush_bytes_(2 * last_level_cache_bytes),
       sequence_(*context_) {
   if (plan_.dispatches.empty()) throw Error("the Vulkan plan of " + kernel_name_ + " has no dispatches");
   std::uint64_t largest = 0;
   for (const auto& spec : specs_) {
-    buffers_.push_back(std::make_unique<Buffer>(*context_, padded_bytes(spec.bytes()),
-                                                MemoryUse::device_local, spec.name));
+    buffers_.push_back(
+        std::make_unique<Buffer>(*context_, padded_bytes(spec.bytes()), MemoryUse::device_local, spec.name));
     largest = std::max(largest, spec.bytes());
   }
   staging_ = std::make_unique<Staging>(*context_, std::min(largest, kStagingChunkBytes));

@@ -53,7 +53,7 @@ class VulkanCase final : public PreparedCase {
   // What sequence_ holds now, so a batch of the same shape is submitted again, not re-recorded.
   int recorded_dispatches_ = 0;
   bool recorded_cold_ = false;
-  int recorded_stage_reps_ = 0;   // hot: repetitions of the plan with a timestamp per dispatch
+  int recorded_stage_reps_ = 0;  // hot: repetitions of the plan with a timestamp per dispatch
   std::uint32_t recorded_queries_ = 0;
   double encode_ns_per_dispatch_ = 0;
 };

@@ -13,8 +13,10 @@ namespace {
 class VulkanDevice final : public Device {
  public:
   explicit VulkanDevice(std::shared_ptr<vk::Context> context)
-      : context_(std::move(context)), fingerprint_(context_->fingerprint()),
-        limits_(context_->kernel_limits()), cache_bytes_(context_->last_level_cache_bytes()) {}
+      : context_(std::move(context)),
+        fingerprint_(context_->fingerprint()),
+        limits_(context_->kernel_limits()),
+        cache_bytes_(context_->last_level_cache_bytes()) {}
 
   Backend backend() const override { return Backend::vulkan; }
   const Fingerprint& fingerprint() const override { return fingerprint_; }
@@ -43,8 +45,8 @@ class VulkanDevice final : public Device {
     }
     const std::uint64_t memory = context_->device_local_bytes();
     if (memory > 0 && total > memory / 10 * 9)
-      return "buffers need " + vk::size_text(total) + ", device-local memory holds " +
-             vk::size_text(memory) + device;
+      return "buffers need " + vk::size_text(total) + ", device-local memory holds " + vk::size_text(memory) +
+             device;
     return std::nullopt;
   }
 

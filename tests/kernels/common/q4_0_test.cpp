@@ -1,10 +1,11 @@
 // The GGML Q4_0 block layout: 18 bytes per 32 weights, an fp16 scale d then 16 bytes whose low
 // nibbles are elements 0-15 and high nibbles elements 16-31, value = (nibble - 8) * d.
+#include "kernels/common/q4_0.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "kernels/common/q4_0.h"
 #include "perfgate/registry.h"
 
 namespace perfgate {
@@ -44,10 +45,9 @@ TEST(KernelsQ4_0, ValueIsNibbleMinus8TimesScale) {
   for (int j = 0; j < 32; ++j) nibbles[j] = std::uint8_t(j / 2);  // 0..15
   std::uint8_t block[18];
   q4_0::encode(block, to_half(-0.25f), nibbles);
-  for (std::size_t j = 0; j < 32; ++j)
-    EXPECT_EQ(q4_0::weight(block, j), (float(j / 2) - 8.0f) * -0.25f) << j;
-  EXPECT_EQ(q4_0::weight(block, 0), 2.0f);    // nibble 0 -> -8 * d
-  EXPECT_EQ(q4_0::weight(block, 31), -1.75f); // nibble 15 -> 7 * d
+  for (std::size_t j = 0; j < 32; ++j) EXPECT_EQ(q4_0::weight(block, j), (float(j / 2) - 8.0f) * -0.25f) << j;
+  EXPECT_EQ(q4_0::weight(block, 0), 2.0f);     // nibble 0 -> -8 * d
+  EXPECT_EQ(q4_0::weight(block, 31), -1.75f);  // nibble 15 -> 7 * d
 }
 
 TEST(KernelsQ4_0, QuantizeMatchesGgml) {
@@ -59,7 +59,7 @@ TEST(KernelsQ4_0, QuantizeMatchesGgml) {
   q4_0::quantize(block, x);
   EXPECT_EQ(q4_0::scale(block), 0.5f);
   EXPECT_EQ(q4_0::quant(block, 5), 0);  // -4 / 0.5 + 8.5 = 0.5 -> 0
-  for (int j = 0; j < 32; ++j)  // every x is a multiple of d / 2: within d / 2 after rounding
+  for (int j = 0; j < 32; ++j)          // every x is a multiple of d / 2: within d / 2 after rounding
     EXPECT_NEAR(q4_0::weight(block, std::size_t(j)), x[j], 0.25f) << j;
   // -1.75 / 0.5 + 8.5 = 5 exactly: GGML rounds halves up, to nibble 5 = -1.5.
   EXPECT_EQ(q4_0::weight(block, 1), -1.5f);
