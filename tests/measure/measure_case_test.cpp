@@ -133,3 +133,23 @@ TEST(MeasureSampler, RestartsAfterALevelShiftAndKeepsTheSettledSamples) {
 }
 
 }  // namespace perfgate
+
+namespace perfgate {
+
+TEST(MeasureCase, AllocationsPoolFreshBufferSets) {
+  // Three allocations: each checked against the reference with its own seed (the last one's is
+  // reported), each sampled for its share, the samples pooled.
+  auto device = open_cpu_device();
+  SamplingSettings three = quick();
+  three.allocations = 3;
+  three.min_samples = 15;  // 5 per allocation
+  three.max_samples = 15;
+  three.cold_samples = 3;  // 1 per allocation
+  CaseResult r = measure_case(*device, small_case("copy", {{"n", 4096}}), three, Peaks{10, 100}, 42);
+  ASSERT_EQ(r.verdict, Verdict::no_baseline) << r.message;
+  EXPECT_EQ(r.metrics["latency_ns"].samples.size(), 15u);
+  EXPECT_EQ(r.metrics["cold_latency_ns"].samples.size(), 3u);
+  EXPECT_NE(r.check.find("seed 44"), std::string::npos) << r.check;
+}
+
+}  // namespace perfgate

@@ -12,6 +12,11 @@ struct SamplingSettings {
   double warmup_s = 0.1;
   double batch_min_time_ms = 2;  // a sample is a batch of dispatches lasting at least this long
   int cold_samples = 5;          // 0: no cold measurement
+  // Fresh buffer sets a case is measured on, the samples pooled: where a small kernel's time
+  // depends on where its buffers land (in-L2 cases on a GPU move ~1% from one allocation to the
+  // next, within a process as between processes), a run averages over that placement instead of
+  // drawing one. The sample counts, times and cold samples are shared among the allocations.
+  int allocations = 1;
 };
 
 }  // namespace perfgate

@@ -128,7 +128,7 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
                     SamplingSettings& s) {
   in.fields(map, path,
             {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct", "warmup_s",
-             "batch_min_time_ms"},
+             "batch_min_time_ms", "allocations"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "min_samples")
                 s.min_samples = in.integer_at_least(value, at, 1);
@@ -142,6 +142,8 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
                 s.target_precision_pct = in.number_at_least(value, at, 0);
               else if (key == "warmup_s")
                 s.warmup_s = in.number_at_least(value, at, 0);
+              else if (key == "allocations")
+                s.allocations = in.integer_at_least(value, at, 1);
               else
                 s.batch_min_time_ms = in.number_at_least(value, at, 0);
             });

@@ -1,6 +1,7 @@
 #include "measure/measure_case.h"
 
 #include <algorithm>
+#include <memory>
 #include <cstdio>
 #include <exception>
 
@@ -119,10 +120,23 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
                         const Peaks& peaks, std::uint64_t seed) {
   CaseResult result;
   try {
-    auto prepared = prepare_verified(device, spec, seed, result);
-    if (!prepared) return result;
-
-    Samples samples = sample(*prepared, options, GpuClocks::for_device(device.fingerprint()));
+    // Each allocation: fresh buffers and inputs, checked against the reference, warmed up and
+    // sampled for its share of the budget; the samples are pooled.
+    const int allocations = std::max(1, options.allocations);
+    SamplingSettings share = options;
+    share.min_samples = std::max(5, options.min_samples / allocations);
+    share.max_samples = std::max(share.min_samples, options.max_samples / allocations);
+    share.min_time_s = options.min_time_s / allocations;
+    share.timeout_s = options.timeout_s / allocations;
+    share.cold_samples = (options.cold_samples + allocations - 1) / allocations;
+    Samples samples;
+    std::unique_ptr<PreparedCase> prepared;
+    for (int a = 0; a < allocations; ++a) {
+      prepared.reset();  // the previous allocation's buffers go before the next are made
+      prepared = prepare_verified(device, spec, seed + static_cast<std::uint64_t>(a), result);
+      if (!prepared) return result;
+      append(samples, sample(*prepared, share, GpuClocks::for_device(device.fingerprint())));
+    }
     result.throttled_samples = samples.throttled;
     if (!samples.sm_mhz.empty()) {
       result.metrics[metric::sm_clock_mhz] = make_metric(samples.sm_mhz);

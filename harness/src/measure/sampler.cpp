@@ -41,6 +41,22 @@ double median_relative_precision(std::vector<double> samples) {
   return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
 }
 
+void append(Samples& to, const Samples& more) {
+  auto extend = [](std::vector<double>& a, const std::vector<double>& b) { a.insert(a.end(), b.begin(), b.end()); };
+  extend(to.device_ns, more.device_ns);
+  extend(to.host_ns, more.host_ns);
+  if (to.stage_ns.size() < more.stage_ns.size()) to.stage_ns.resize(more.stage_ns.size());
+  for (std::size_t s = 0; s < more.stage_ns.size(); ++s) extend(to.stage_ns[s], more.stage_ns[s]);
+  extend(to.cold_device_ns, more.cold_device_ns);
+  extend(to.sm_mhz, more.sm_mhz);
+  extend(to.memory_mhz, more.memory_mhz);
+  to.dispatches_per_batch = more.dispatches_per_batch;
+  to.warmup_s += more.warmup_s;
+  to.converged = more.converged;
+  to.restarts += more.restarts;
+  to.throttled += more.throttled;
+}
+
 Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {
   Warmup out;
 

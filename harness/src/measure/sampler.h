@@ -24,6 +24,9 @@ struct Samples {
   int throttled = 0;  // batches dropped: taken while the GPU was throttled
 };
 
+// Appends `more` (another allocation's samples of the same case) to `to`.
+void append(Samples& to, const Samples& more);
+
 // Whether the latest third of `samples` (in time order) has a median more than `pct` percent
 // away from the first third's: the device changed state while being measured.
 bool level_shift(const std::vector<double>& samples, double pct);
