@@ -108,5 +108,22 @@ TEST(NoiseModel, AFixedAllowanceIsTheLeastAllowed) {
   EXPECT_EQ(j.verdict, Verdict::pass);
 }
 
+// A run that drifts while being judged (a device changing state: +6% from its first sample to
+// its last) is named unstable at check time and allowed what it moved, from steady baseline runs.
+TEST(NoiseModel, DriftingCurrentRunIsNamedUnstable) {
+  Case c = gpu_case(11, 1.0, 0.002);
+  for (std::size_t i = 0; i < c.current.size(); ++i)
+    c.current[i] *= 1 + 0.06 * static_cast<double>(i) / static_cast<double>(c.current.size());
+  const Judgement j = judge(c);
+  EXPECT_TRUE(j.unstable);
+  EXPECT_EQ(j.threshold_source, "unstable");
+  EXPECT_GT(j.threshold_pct, 4);
+  EXPECT_NE(j.noise_note.find("this run drifted"), std::string::npos) << j.noise_note;
+  EXPECT_NE(j.verdict, Verdict::regressed);
+
+  const Judgement steady = judge(gpu_case(11, 1.0, 0.002));
+  EXPECT_FALSE(steady.unstable);
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "measure/device.h"
 #include "measure/sampler.h"
 #include "perfgate/registry.h"
+#include "stats/run_noise.h"
 
 namespace perfgate {
 namespace {
@@ -135,6 +137,35 @@ TEST(MeasureSampler, RestartsAfterALevelShiftAndKeepsTheSettledSamples) {
 }  // namespace perfgate
 
 namespace perfgate {
+
+// Four placements 0.5% apart, each steady: pooled in relative time, no third of the series is
+// dominated by one placement, so the drift test sees none. A drift inside every allocation
+// still shows. Seeded jitter, no timing.
+TEST(MeasureSampler, PoolingAllocationsKeepsDriftWithinThemOnly) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> jitter(0, 0.05);
+  auto allocation = [&](double level, double drift_per_sample, int n) {
+    Samples s;
+    for (int i = 0; i < n; ++i) {
+      s.device_ns.push_back(level * (1 + jitter(rng) / 100 + drift_per_sample * i));
+      s.host_ns.push_back(s.device_ns.back());
+    }
+    s.converged = true;
+    return s;
+  };
+  std::vector<Samples> steady;
+  for (int a = 0; a < 4; ++a) steady.push_back(allocation(100 + 0.5 * a, 0, 40 + 5 * a));
+  const Samples pooled = pool(steady);
+  ASSERT_EQ(pooled.device_ns.size(), 40u + 45 + 50 + 55);
+  EXPECT_EQ(drift_pct(pooled.device_ns), 0);
+  std::vector<double> concatenated;
+  for (const auto& a : steady) concatenated.insert(concatenated.end(), a.device_ns.begin(), a.device_ns.end());
+  EXPECT_GT(drift_pct(concatenated), 0.5);  // what the drift test saw before pooling by position
+
+  std::vector<Samples> drifting;
+  for (int a = 0; a < 4; ++a) drifting.push_back(allocation(100 + 0.5 * a, 0.0005, 50));  // +2.5% over each
+  EXPECT_GT(drift_pct(pool(drifting).device_ns), 1.0);
+}
 
 TEST(MeasureCase, AllocationsPoolFreshBufferSets) {
   // Three allocations: each checked against the reference with its own seed (the last one's is

@@ -162,13 +162,27 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   const bool higher = threshold.higher_is_better();
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
   const RunNoise noise = run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor);
-  const Allowance allowance = allowed_regression(noise, threshold, noise_factor);
+  Allowance allowance = allowed_regression(noise, threshold, noise_factor);
+  // The run being judged can drift too (a device changing state while measured): its median is
+  // then no better known than the drift, which the allowance must cover like a baseline's.
+  const double current_drift = drift_pct({current.begin(), current.end()});
+  const bool current_drifts =
+      threshold.relative() && current_drift > std::max(noise_factor * noise.sigma_pct, allowance.pct / 2);
+  if (current_drifts) {
+    allowance.pct = std::max(allowance.pct, 1.5 * current_drift);
+    allowance.source = "unstable";
+    allowance.why = printf_string("unstable, this run drifted %.1f%% beyond its own jitter; ", current_drift) +
+                    allowance.why;
+  }
   j.threshold_pct = allowance.pct;
   j.threshold_source = allowance.source;
   j.noise_pct = noise.sigma_pct;
   j.baseline_runs = noise.runs;
-  j.unstable = noise.unstable;
+  j.unstable = allowance.source == "unstable";
   j.noise_note = noise.why;
+  if (current_drifts)
+    j.noise_note += (j.noise_note.empty() ? "" : "; ") +
+                    printf_string("this run drifted %.1f%% beyond its own jitter", current_drift);
   j.p_value = mann_whitney_p(current, pooled);
 
   const std::string medians = "median " + format_value(j.metric, j.current_median) + " vs " +

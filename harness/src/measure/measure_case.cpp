@@ -129,14 +129,15 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
     share.min_time_s = options.min_time_s / allocations;
     share.timeout_s = options.timeout_s / allocations;
     share.cold_samples = (options.cold_samples + allocations - 1) / allocations;
-    Samples samples;
+    std::vector<Samples> per_allocation;
     std::unique_ptr<PreparedCase> prepared;
     for (int a = 0; a < allocations; ++a) {
       prepared.reset();  // the previous allocation's buffers go before the next are made
       prepared = prepare_verified(device, spec, seed + static_cast<std::uint64_t>(a), result);
       if (!prepared) return result;
-      append(samples, sample(*prepared, share, GpuClocks::for_device(device.fingerprint())));
+      per_allocation.push_back(sample(*prepared, share, GpuClocks::for_device(device.fingerprint())));
     }
+    const Samples samples = pool(per_allocation);
     result.throttled_samples = samples.throttled;
     if (!samples.sm_mhz.empty()) {
       result.metrics[metric::sm_clock_mhz] = make_metric(samples.sm_mhz);

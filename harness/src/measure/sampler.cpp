@@ -41,20 +41,55 @@ double median_relative_precision(std::vector<double> samples) {
   return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
 }
 
-void append(Samples& to, const Samples& more) {
-  auto extend = [](std::vector<double>& a, const std::vector<double>& b) { a.insert(a.end(), b.begin(), b.end()); };
-  extend(to.device_ns, more.device_ns);
-  extend(to.host_ns, more.host_ns);
-  if (to.stage_ns.size() < more.stage_ns.size()) to.stage_ns.resize(more.stage_ns.size());
-  for (std::size_t s = 0; s < more.stage_ns.size(); ++s) extend(to.stage_ns[s], more.stage_ns[s]);
-  extend(to.cold_device_ns, more.cold_device_ns);
-  extend(to.sm_mhz, more.sm_mhz);
-  extend(to.memory_mhz, more.memory_mhz);
-  to.dispatches_per_batch = more.dispatches_per_batch;
-  to.warmup_s += more.warmup_s;
-  to.converged = more.converged;
-  to.restarts += more.restarts;
-  to.throttled += more.throttled;
+namespace {
+
+// Merges the allocations' samples of one field in relative time: a sample taken at fraction f of
+// its allocation's sampling lands at fraction f of the pooled series. Any third of the pool then
+// holds each allocation in proportion, so a step between placements does not read as drift
+// while a drift inside every allocation still does.
+std::vector<double> merge_by_position(const std::vector<const std::vector<double>*>& series) {
+  std::vector<std::pair<double, double>> keyed;  // (relative position, value)
+  for (const auto* s : series)
+    for (std::size_t i = 0; i < s->size(); ++i)
+      keyed.emplace_back((static_cast<double>(i) + 0.5) / static_cast<double>(s->size()), (*s)[i]);
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<double> merged;
+  merged.reserve(keyed.size());
+  for (const auto& k : keyed) merged.push_back(k.second);
+  return merged;
+}
+
+}  // namespace
+
+Samples pool(const std::vector<Samples>& allocations) {
+  Samples pooled;
+  if (allocations.empty()) return pooled;
+  auto merged = [&](auto field) {
+    std::vector<const std::vector<double>*> series;
+    for (const auto& a : allocations) series.push_back(&field(a));
+    return merge_by_position(series);
+  };
+  pooled.device_ns = merged([](const Samples& a) -> const std::vector<double>& { return a.device_ns; });
+  pooled.host_ns = merged([](const Samples& a) -> const std::vector<double>& { return a.host_ns; });
+  pooled.sm_mhz = merged([](const Samples& a) -> const std::vector<double>& { return a.sm_mhz; });
+  pooled.memory_mhz = merged([](const Samples& a) -> const std::vector<double>& { return a.memory_mhz; });
+  std::size_t stages = 0;
+  for (const auto& a : allocations) stages = std::max(stages, a.stage_ns.size());
+  for (std::size_t s = 0; s < stages; ++s) {
+    static const std::vector<double> none;
+    pooled.stage_ns.push_back(
+        merged([s](const Samples& a) -> const std::vector<double>& { return s < a.stage_ns.size() ? a.stage_ns[s] : none; }));
+  }
+  pooled.converged = true;
+  for (const auto& a : allocations) {
+    pooled.cold_device_ns.insert(pooled.cold_device_ns.end(), a.cold_device_ns.begin(), a.cold_device_ns.end());
+    pooled.dispatches_per_batch = a.dispatches_per_batch;
+    pooled.warmup_s += a.warmup_s;
+    pooled.converged = pooled.converged && a.converged;
+    pooled.restarts += a.restarts;
+    pooled.throttled += a.throttled;
+  }
+  return pooled;
 }
 
 Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {

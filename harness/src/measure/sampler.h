@@ -24,8 +24,11 @@ struct Samples {
   int throttled = 0;  // batches dropped: taken while the GPU was throttled
 };
 
-// Appends `more` (another allocation's samples of the same case) to `to`.
-void append(Samples& to, const Samples& more);
+// The samples of several allocations of one case, pooled. Each series is merged by relative
+// position in its allocation's sampling (not concatenated), so the pooled order is a time order
+// in which drift tests see drift within allocations and not the step from one placement to the
+// next. Cold samples are concatenated.
+Samples pool(const std::vector<Samples>& allocations);
 
 // Whether the latest third of `samples` (in time order) has a median more than `pct` percent
 // away from the first third's: the device changed state while being measured.
