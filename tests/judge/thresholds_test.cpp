@@ -136,6 +136,13 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
             900);
   EXPECT_EQ(t.metrics.at("latency_ns").direction, Direction::lower);
   EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, Direction::higher);
+  // Shared machines measure calibrated (relative to a reference at the same moment); GPUs do not.
+  EXPECT_FALSE(t.sampling.calibrate);
+  const Thresholds cpu = set.resolve("copy/cpu/n=1048576", "cpu-amd-epyc-2t");
+  EXPECT_TRUE(cpu.sampling.calibrate);
+  EXPECT_TRUE(cpu.metrics.at("relative_latency").max_regression_pct.has_value());
+  EXPECT_EQ(cpu.metrics.at("relative_latency").direction, Direction::lower);
+  EXPECT_TRUE(set.resolve("copy/vulkan/n=1048576", "llvmpipe").sampling.calibrate);
 }
 
 // Loading `load` must throw an Error whose message contains `fragment`.
@@ -170,6 +177,10 @@ TEST(ThresholdErrors, WrongTypes) {
   // A quoted number is a string.
   EXPECT_TRUE(text_fails_with("defaults:\n  noise_factor: \"2\"\n",
                               "t.yaml:2: defaults.noise_factor: expected a number"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  sampling: {calibrate: 1}\n",
+                              "t.yaml:2: defaults.sampling.calibrate: expected true or false"));
+  EXPECT_TRUE(text_fails_with("defaults:\n  metrics: {relative_latncy: {max_regression_pct: 5}}\n",
+                              "unknown metric (expected one of: latency_ns"));
   EXPECT_TRUE(text_fails_with("defaults:\n  remeasure: 1.5\n",
                               "t.yaml:2: defaults.remeasure: expected a whole number"));
   EXPECT_TRUE(text_fails_with("defaults:\n  metrics: [latency_ns]\n",

@@ -3,9 +3,12 @@
 the "real code slowdown" of a detection study (docs/performance.md). Not a test; never built
 into perfgate itself.
 
-    tests/study/slowdown.py KERNEL AXIS PCT DEST [FILE...]   # then build DEST like any checkout
+    tests/study/slowdown.py [--into-existing] KERNEL AXIS PCT DEST [FILE...]   # then build DEST
     e.g. tests/study/slowdown.py copy n 5 /work/study-copy5
          tests/study/slowdown.py f16_matvec m 5 /work/study-f16 kernels/common/row_plan.h
+
+--into-existing patches a DEST made by an earlier call instead of copying the tree afresh, so
+one build can slow several kernels (each case is checked on its own, so they do not interact).
 
 Every use of the size axis AXIS in kernels/KERNEL/KERNEL.cpp (buffers, reference, CPU loop,
 Vulkan plan; FILEs too, where the plan is built by a shared helper) sees AXIS + PCT%, except the
@@ -35,14 +38,22 @@ def slow(cpp, axis, pct):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 5:
-        sys.exit(f"usage: {sys.argv[0]} KERNEL AXIS PCT DEST [FILE...]")
-    kernel, axis, pct, dest = sys.argv[1], sys.argv[2], int(sys.argv[3]), pathlib.Path(sys.argv[4])
+    args = sys.argv[1:]
+    into_existing = bool(args) and args[0] == "--into-existing"
+    if into_existing:
+        args = args[1:]
+    if len(args) < 4:
+        sys.exit(f"usage: {sys.argv[0]} [--into-existing] KERNEL AXIS PCT DEST [FILE...]")
+    kernel, axis, pct, dest = args[0], args[1], int(args[2]), pathlib.Path(args[3])
     src = pathlib.Path(__file__).resolve().parents[2]
-    if dest.exists():
-        shutil.rmtree(dest)
-    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("build*", ".git", ".device", ".study", "e2e-tmp"))
-    files = [dest / "kernels" / kernel / f"{kernel}.cpp"] + [dest / f for f in sys.argv[5:]]
+    if into_existing:
+        if not (dest / "kernels").is_dir():
+            sys.exit(f"slowdown.py: --into-existing: {dest} holds no copy made by an earlier call")
+    else:
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(src, dest, ignore=shutil.ignore_patterns("build*", ".git", ".device", ".study", ".ceilings", "e2e-tmp"))
+    files = [dest / "kernels" / kernel / f"{kernel}.cpp"] + [dest / f for f in args[4:]]
     n = sum(slow(f, axis, pct) for f in files)
     if n == 0:
         sys.exit(f"slowdown.py: no use of the {axis} axis outside the cost model in {files}")

@@ -129,6 +129,7 @@ struct CaseResult {
   std::optional<Verdict> first_verdict;
   std::vector<Confirmation> confirmations;
   int throttled_samples = 0;       // dropped: taken below 75% of the GPU's default SM clock
+  std::string calibration_reference;  // the reference case of a calibrated measurement, or ""
   double peak_bandwidth_gbps = 0;  // the copy bandwidth pct_peak_bw is relative to
   double encode_ns = 0;            // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline

@@ -18,8 +18,9 @@ double median_of(const CaseResult& result, std::string_view name) {
 }
 
 const Judgement* main_judgement(const CaseResult& result) {
-  for (const auto& j : result.judgements)
-    if (j.metric == metric::latency_ns) return &j;
+  for (const char* main : {metric::relative_latency, metric::latency_ns})  // calibrated first
+    for (const auto& j : result.judgements)
+      if (j.metric == main) return &j;
   return result.judgements.empty() ? nullptr : &result.judgements.front();
 }
 

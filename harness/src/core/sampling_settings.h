@@ -17,6 +17,9 @@ struct SamplingSettings {
   // next, within a process as between processes), a run averages over that placement instead of
   // drawing one. The sample counts, times and cold samples are shared among the allocations.
   int allocations = 1;
+  // Calibrated measurement (measure/calibration.h): each batch of the case follows a batch of a
+  // reference workload, and the case is judged on its time relative to the reference's.
+  bool calibrate = false;
 };
 
 }  // namespace perfgate

@@ -27,7 +27,8 @@ CaseResult Gate::run(const CaseSpec& spec) {
   for (int again = 0; again < thresholds.remeasure && result.verdict == Verdict::inconclusive; ++again) {
     CaseResult more = measure_case(device_, spec, options, peaks_, seed_ + again + 1);
     if (more.verdict == Verdict::error || more.verdict == Verdict::skipped) return more;
-    for (const char* metric : {metric::latency_ns, metric::host_latency_ns, metric::cold_latency_ns}) {
+    for (const char* metric : {metric::latency_ns, metric::host_latency_ns, metric::cold_latency_ns,
+                               metric::reference_latency_ns, metric::relative_latency}) {
       auto from = more.metrics.find(metric);
       if (from == more.metrics.end()) continue;
       auto& to = result.metrics[metric].samples;

@@ -1,8 +1,11 @@
 #include "judge/judge_case.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "judge/verdict.h"
+#include "perfgate/metric_names.h"
 
 namespace perfgate {
 namespace {
@@ -20,6 +23,20 @@ std::string context_changes(const BaselineCase& baseline, const CaseResult& resu
     note += "compiler " + old.compiler + " -> " + current.compiler + " since the baseline; ";
   if (!note.empty()) note.resize(note.size() - 2);
   return note;
+}
+
+// A calibrated case (sampling.calibrate) judged against a calibrated baseline is judged on its
+// time relative to the reference: the raw time and the rates derived from it moved with the
+// whole machine, which is what calibration takes out, so they are reported (in the metrics) but
+// not judged.
+void drop_raw_when_calibrated(std::vector<Judgement>& judgements) {
+  const bool calibrated = std::any_of(judgements.begin(), judgements.end(), [](const Judgement& j) {
+    return j.metric == metric::relative_latency && j.baseline_median > 0;
+  });
+  if (!calibrated) return;
+  std::erase_if(judgements, [](const Judgement& j) {
+    return j.metric == metric::latency_ns || j.metric == metric::bandwidth_gbps || j.metric == metric::gflops;
+  });
 }
 
 }  // namespace
@@ -44,6 +61,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
       result.judgements.push_back(*floor);
     }
   }
+  drop_raw_when_calibrated(result.judgements);
   if (!baseline) {
     bool floor_failed = false;
     for (const auto& j : result.judgements) floor_failed |= j.verdict == Verdict::regressed;

@@ -19,7 +19,8 @@ namespace perfgate {
 const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names = {metric::latency_ns,      metric::host_latency_ns,
                                                  metric::cold_latency_ns, metric::bandwidth_gbps,
-                                                 metric::gflops,          metric::pct_peak_bw};
+                                                 metric::gflops,          metric::pct_peak_bw,
+                                                 metric::relative_latency};
   return names;
 }
 
@@ -82,6 +83,13 @@ class FileReader {
     if (value < low) throw error(node, key, "must be at least " + format(low) + ", got " + node.Scalar());
     return value;
   }
+  // A plain true or false ("true" in quotes is a string, and a string is an error).
+  bool boolean(const YAML::Node& node, const std::string& key) const {
+    bool value = false;
+    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<bool>::decode(node, value))
+      throw error(node, key, "expected true or false, got " + describe(node));
+    return value;
+  }
   int integer_at_least(const YAML::Node& node, const std::string& key, int low) const {
     int value = 0;
     if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int>::decode(node, value))
@@ -128,7 +136,7 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
                     SamplingSettings& s) {
   in.fields(map, path,
             {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct", "warmup_s",
-             "batch_min_time_ms", "allocations"},
+             "batch_min_time_ms", "allocations", "calibrate"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "min_samples")
                 s.min_samples = in.integer_at_least(value, at, 1);
@@ -144,6 +152,8 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
                 s.warmup_s = in.number_at_least(value, at, 0);
               else if (key == "allocations")
                 s.allocations = in.integer_at_least(value, at, 1);
+              else if (key == "calibrate")
+                s.calibrate = in.boolean(value, at);
               else
                 s.batch_min_time_ms = in.number_at_least(value, at, 0);
             });
@@ -178,10 +188,11 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
     } else if (key == "metrics") {
       in.fields(value, at, {}, [&](const std::string& name, const YAML::Node& m, const std::string& mat) {
         const auto& known = known_metrics();
-        if (std::find(known.begin(), known.end(), name) == known.end())
-          throw in.error(m, mat,
-                         "unknown metric (expected one of: latency_ns, host_latency_ns, "
-                         "cold_latency_ns, bandwidth_gbps, gflops, pct_peak_bw)");
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+          std::string expected;
+          for (const auto& k : known) expected += (expected.empty() ? "" : ", ") + k;
+          throw in.error(m, mat, "unknown metric (expected one of: " + expected + ")");
+        }
         auto [entry, added] = t.metrics.try_emplace(name);
         if (added) entry->second.direction = natural_direction(name);
         apply_metric(in, m, mat, entry->second);

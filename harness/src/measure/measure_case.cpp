@@ -7,6 +7,7 @@
 
 #include "core/content_digest.h"
 #include "core/sysinfo.h"
+#include "measure/calibration.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
@@ -129,15 +130,31 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
     share.min_time_s = options.min_time_s / allocations;
     share.timeout_s = options.timeout_s / allocations;
     share.cold_samples = (options.cold_samples + allocations - 1) / allocations;
+    // Calibrated: a reference workload measured in the same rounds (measure/calibration.h),
+    // checked against its own reference first like any case.
+    std::unique_ptr<PreparedCase> reference;
+    CaseResult reference_result;
+    if (options.calibrate) {
+      if (auto ref = calibration_reference(spec, device, peaks)) {
+        reference = prepare_verified(device, *ref, seed ^ 0x5eedca1bULL, reference_result);
+        if (!reference) throw Error("the calibration reference " + ref->id + ": " + reference_result.message);
+        result.calibration_reference = ref->id;
+      }
+    }
     std::vector<Samples> per_allocation;
     std::unique_ptr<PreparedCase> prepared;
     for (int a = 0; a < allocations; ++a) {
       prepared.reset();  // the previous allocation's buffers go before the next are made
       prepared = prepare_verified(device, spec, seed + static_cast<std::uint64_t>(a), result);
       if (!prepared) return result;
-      per_allocation.push_back(sample(*prepared, share, GpuClocks::for_device(device.fingerprint())));
+      per_allocation.push_back(
+          sample(*prepared, share, GpuClocks::for_device(device.fingerprint()), reference.get()));
     }
     const Samples samples = pool(per_allocation);
+    if (!samples.relative.empty()) {
+      result.metrics[metric::reference_latency_ns] = make_metric(samples.reference_ns);
+      result.metrics[metric::relative_latency] = make_metric(samples.relative);
+    }
     result.throttled_samples = samples.throttled;
     if (!samples.sm_mhz.empty()) {
       result.metrics[metric::sm_clock_mhz] = make_metric(samples.sm_mhz);

@@ -73,6 +73,8 @@ Samples pool(const std::vector<Samples>& allocations) {
   pooled.host_ns = merged([](const Samples& a) -> const std::vector<double>& { return a.host_ns; });
   pooled.sm_mhz = merged([](const Samples& a) -> const std::vector<double>& { return a.sm_mhz; });
   pooled.memory_mhz = merged([](const Samples& a) -> const std::vector<double>& { return a.memory_mhz; });
+  pooled.reference_ns = merged([](const Samples& a) -> const std::vector<double>& { return a.reference_ns; });
+  pooled.relative = merged([](const Samples& a) -> const std::vector<double>& { return a.relative; });
   std::size_t stages = 0;
   for (const auto& a : allocations) stages = std::max(stages, a.stage_ns.size());
   for (std::size_t s = 0; s < stages; ++s) {
@@ -124,9 +126,11 @@ Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {
   return out;
 }
 
-Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks) {
+Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks,
+               PreparedCase* reference) {
   Samples out;
   const auto start = Clock::now();
+  const int reference_batch = reference ? warm_up(*reference, options).dispatches_per_batch : 0;
   const Warmup warm = warm_up(prepared, options);
   out.dispatches_per_batch = warm.dispatches_per_batch;
   out.warmup_s = warm.warmup_s;
@@ -141,6 +145,10 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
   for (int restarts = 0;; ++restarts) {
     const auto sampling_start = Clock::now();
     for (;;) {
+      // A calibrated round: the reference's batch right before the case's, so both see the
+      // same moment of the machine.
+      const double reference_ns =
+          reference ? reference->time_batch(reference_batch, false).device_ns / reference_batch : 0;
       BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
       if (clocks) {
         const ClockReading now = clocks->read();
@@ -154,6 +162,10 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
       }
       out.device_ns.push_back(t.device_ns / t.dispatches);
       out.host_ns.push_back(t.host_ns / t.dispatches);
+      if (reference && reference_ns > 0) {
+        out.reference_ns.push_back(reference_ns);
+        out.relative.push_back(out.device_ns.back() / reference_ns);
+      }
       if (out.stage_ns.size() < t.stage_device_ns.size()) out.stage_ns.resize(t.stage_device_ns.size());
       for (std::size_t s = 0; s < t.stage_device_ns.size(); ++s)
         out.stage_ns[s].push_back(t.stage_device_ns[s] / t.dispatches);
@@ -162,7 +174,7 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
       const double spent = seconds_since(sampling_start);
       if (n >= options.max_samples || seconds_since(start) >= options.timeout_s) break;
       if (n < options.min_samples || spent < options.min_time_s) continue;
-      if (median_relative_precision(out.device_ns) <= options.target_precision_pct) {
+      if (median_relative_precision(reference ? out.relative : out.device_ns) <= options.target_precision_pct) {
         out.converged = true;
         break;
       }
@@ -177,6 +189,8 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
     out.stage_ns.clear();
     out.sm_mhz.clear();
     out.memory_mhz.clear();
+    out.reference_ns.clear();
+    out.relative.clear();
   }
 
   for (int i = 0; i < options.cold_samples && seconds_since(start) < options.timeout_s; ++i) {

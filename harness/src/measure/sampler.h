@@ -22,6 +22,10 @@ struct Samples {
   std::vector<double> sm_mhz;  // GPU clocks read after each kept batch, where known
   std::vector<double> memory_mhz;
   int throttled = 0;  // batches dropped: taken while the GPU was throttled
+  // Calibrated sampling only (measure/calibration.h): the reference's time per dispatch in the
+  // batch right before each case batch, and the case's time relative to it, one per round.
+  std::vector<double> reference_ns;
+  std::vector<double> relative;
 };
 
 // The samples of several allocations of one case, pooled. Each series is merged by relative
@@ -48,6 +52,9 @@ Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options);
 
 // `clocks` (nullable): where given, each batch's clocks are recorded and a batch taken while
 // the GPU was clearly throttled is dropped (GpuClocks::throttled).
-Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks = nullptr);
+// `reference` (nullable): calibrated sampling, a batch of the reference before each batch of the
+// case; sampling then stops on the precision of the relative times.
+Samples sample(PreparedCase& prepared, const SamplingSettings& options, const GpuClocks* clocks = nullptr,
+               PreparedCase* reference = nullptr);
 
 }  // namespace perfgate

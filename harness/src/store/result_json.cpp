@@ -124,6 +124,7 @@ json to_json(const CaseResult& r) {
     out["confirmations"] = confirmations;
   }
   if (r.throttled_samples > 0) out["throttled_samples"] = r.throttled_samples;
+  if (!r.calibration_reference.empty()) out["calibration_reference"] = r.calibration_reference;
   if (r.ab) out["ab"] = to_json(*r.ab);
   return out;
 }
@@ -175,6 +176,7 @@ CaseResult case_from_json(const json& j) {
                                  c.value("metric", ""), c.value("change_pct", 0.0)});
   }
   r.throttled_samples = j.value("throttled_samples", 0);
+  r.calibration_reference = j.value("calibration_reference", "");
   if (j.contains("ab")) r.ab = ab_from_json(j.at("ab"));
   return r;
 }

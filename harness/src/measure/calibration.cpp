@@ -1,0 +1,38 @@
+#include "measure/calibration.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "measure/measure_case.h"
+#include "perfgate/registry.h"
+
+namespace perfgate {
+
+std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks) {
+  const Cost cost = spec.kernel->cost_of(spec.params);
+  const double bytes = cost.bytes();
+  const double ridge = peaks.bandwidth_gbps > 0 && peaks.gflops > 0 ? peaks.gflops / peaks.bandwidth_gbps : 8;
+  const bool compute = cost.flops > 0 && (bytes == 0 || cost.flops / bytes >= ridge);
+  const char* name = compute ? "calibration_fma" : "calibration_stream";
+  const KernelDef* kernel = find_kernel(name);
+  if (!kernel || !kernel->has_backend(device.backend())) return std::nullopt;
+
+  std::string params;
+  if (compute) {
+    params = "n=65536,iters=512";
+  } else {
+    // Two buffers of n floats hold the case's working set: the same cache level, the same
+    // memory traffic per element.
+    std::uint64_t working_set = 0;
+    for (const auto& b : spec.kernel->buffer_specs(spec.params)) working_set += b.bytes();
+    const std::uint64_t n = std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(working_set / 8, 1)),
+                                                      std::uint64_t{1} << 12, std::uint64_t{1} << 26);
+    params = "n=" + std::to_string(n);
+  }
+  if (device.backend() == Backend::vulkan) params += ",wg=256";
+  return parse_case_id(std::string(name) + "/" + std::string(to_string(device.backend())) + "/" + params);
+}
+
+}  // namespace perfgate

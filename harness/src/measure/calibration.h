@@ -1,0 +1,25 @@
+#pragma once
+// Calibrated measurement (sampling.calibrate): a case is sampled in rounds interleaved with a
+// reference workload on the same device, and its time relative to the reference's at the same
+// moment is what gets judged (metric relative_latency). On a shared machine, what slows
+// everything (a busy neighbour, a slow period of the VM) slows both sides of a round alike and
+// cancels; the raw latency is still measured and reported.
+//
+// The references are the calibration_stream (memory-bound) and calibration_fma (compute-bound)
+// kernels: code of no gated kernel, so a change to the case's own kernel never moves them.
+#include <optional>
+
+#include "measure/case_selection.h"
+#include "measure/device.h"
+
+namespace perfgate {
+
+struct Peaks;
+
+// The reference that calibrates `spec` on `device`: the stream sized to the case's working set
+// (the same cache level) for a memory-bound case, the multiply-add chain for a compute-bound one
+// (arithmetic intensity at or above the roofline's ridge, or 8 flops/byte when the peaks are
+// unknown). nullopt when the binary holds no reference for the device's backend.
+std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks);
+
+}  // namespace perfgate

@@ -1,0 +1,78 @@
+// A calibrated case judged against a calibrated baseline: on its time relative to the reference,
+// not on the raw time that moved with the whole machine. Seeded synthetic samples.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "judge/judge_case.h"
+#include "perfgate/metric_names.h"
+
+namespace perfgate {
+namespace {
+
+std::vector<double> around(std::mt19937_64& rng, double median, int n = 40) {
+  std::normal_distribution<double> z(0, 0.02);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
+  return v;
+}
+
+Thresholds cpu_thresholds() {
+  Thresholds t;
+  t.metrics[metric::latency_ns].max_regression_pct = 150;
+  t.metrics[metric::relative_latency].max_regression_pct = 50;
+  return t;
+}
+
+BaselineCase baseline(std::mt19937_64& rng) {
+  BaselineCase b;
+  b.id = "copy/cpu/n=1048576";
+  for (int r = 0; r < 3; ++r) {
+    b.runs[metric::latency_ns].push_back(around(rng, 50000));
+    b.runs[metric::relative_latency].push_back(around(rng, 1.0));
+  }
+  return b;
+}
+
+CaseResult measured(std::mt19937_64& rng, double latency, double relative) {
+  CaseResult r;
+  r.id = "copy/cpu/n=1048576";
+  r.metrics[metric::latency_ns].samples = around(rng, latency);
+  r.metrics[metric::relative_latency].samples = around(rng, relative);
+  return r;
+}
+
+TEST(CalibratedJudge, BusyMachineMovesRawTimeOnlyAndPasses) {
+  std::mt19937_64 rng(5);
+  const BaselineCase b = baseline(rng);
+  CaseResult r = measured(rng, 4 * 50000, 1.02);  // everything 4x slower, reference too
+  judge_against(r, b, cpu_thresholds(), Fingerprint{});
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+  ASSERT_EQ(r.judgements.size(), 1u);
+  EXPECT_EQ(r.judgements[0].metric, metric::relative_latency);
+  EXPECT_EQ(r.metrics.count(metric::latency_ns), 1u) << "the raw time stays in the results";
+}
+
+TEST(CalibratedJudge, TwiceTheWorkRegressesThroughRelativeTime) {
+  std::mt19937_64 rng(6);
+  const BaselineCase b = baseline(rng);
+  CaseResult r = measured(rng, 2 * 50000, 2.0);
+  judge_against(r, b, cpu_thresholds(), Fingerprint{});
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_NE(r.message.find("relative_latency"), std::string::npos) << r.message;
+}
+
+TEST(CalibratedJudge, UncalibratedBaselineFallsBackToRawTime) {
+  std::mt19937_64 rng(7);
+  BaselineCase b = baseline(rng);
+  b.runs.erase(metric::relative_latency);  // approved before calibration
+  CaseResult r = measured(rng, 3 * 50000, 1.0);
+  judge_against(r, b, cpu_thresholds(), Fingerprint{});
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  bool raw_judged = false;
+  for (const auto& j : r.judgements) raw_judged |= j.metric == metric::latency_ns;
+  EXPECT_TRUE(raw_judged);
+}
+
+}  // namespace
+}  // namespace perfgate

@@ -1,0 +1,67 @@
+// Calibrated measurement: which reference calibrates a case, and that a calibrated measurement
+// carries the reference's time and the case's relative time, one per round (no timings asserted).
+#include "measure/calibration.h"
+
+#include <gtest/gtest.h>
+
+#include "measure/measure_case.h"
+#include "perfgate/metric_names.h"
+#include "perfgate/registry.h"
+
+namespace perfgate {
+namespace {
+
+CaseSpec cpu_case(const std::string& id) { return parse_case_id(id); }
+
+TEST(Calibration, MemoryBoundCaseGetsTheStreamSizedToItsWorkingSet) {
+  auto device = open_cpu_device();
+  // copy n=2^20: two buffers of 4 MiB, so the stream's two buffers of n floats are 2^20 too.
+  auto ref = calibration_reference(cpu_case("copy/cpu/n=1048576"), *device, Peaks{100, 1000});
+  ASSERT_TRUE(ref);
+  EXPECT_EQ(ref->id, "calibration_stream/cpu/n=1048576");
+  // rmsnorm 1024 x 4096: 16 MiB in, 16 MiB out -> the stream over 2^22 floats.
+  ref = calibration_reference(cpu_case("rmsnorm/cpu/rows=1024,cols=4096"), *device, Peaks{100, 1000});
+  ASSERT_TRUE(ref);
+  EXPECT_EQ(ref->id, "calibration_stream/cpu/n=4194304");
+}
+
+TEST(Calibration, ComputeBoundCaseGetsTheMultiplyAddChain) {
+  auto device = open_cpu_device();
+  auto ref = calibration_reference(cpu_case("fma_peak/cpu/n=16384,iters=1024"), *device, Peaks{100, 1000});
+  ASSERT_TRUE(ref);
+  EXPECT_EQ(ref->kernel->name(), "calibration_fma");
+  // Without peaks, 8 flops per byte is the ridge: a copy is never compute-bound.
+  ref = calibration_reference(cpu_case("copy/cpu/n=4096"), *device, Peaks{});
+  ASSERT_TRUE(ref);
+  EXPECT_EQ(ref->kernel->name(), "calibration_stream");
+}
+
+TEST(Calibration, MeasurementCarriesReferenceAndRelativeTimePerRound) {
+  auto device = open_cpu_device();
+  SamplingSettings options;
+  options.min_samples = 6;
+  options.max_samples = 8;
+  options.min_time_s = 0;
+  options.timeout_s = 5;
+  options.warmup_s = 0;
+  options.batch_min_time_ms = 0.2;
+  options.cold_samples = 0;
+  options.calibrate = true;
+  const CaseResult r = measure_case(*device, cpu_case("copy/cpu/n=65536"), options, Peaks{}, 3);
+  ASSERT_EQ(r.verdict, Verdict::no_baseline) << r.message;
+  EXPECT_EQ(r.calibration_reference, "calibration_stream/cpu/n=65536");
+  const auto& latency = r.metrics.at(metric::latency_ns).samples;
+  const auto& reference = r.metrics.at(metric::reference_latency_ns).samples;
+  const auto& relative = r.metrics.at(metric::relative_latency).samples;
+  ASSERT_EQ(reference.size(), latency.size());
+  ASSERT_EQ(relative.size(), latency.size());
+  for (std::size_t i = 0; i < relative.size(); ++i) EXPECT_DOUBLE_EQ(relative[i], latency[i] / reference[i]);
+
+  options.calibrate = false;
+  const CaseResult raw = measure_case(*device, cpu_case("copy/cpu/n=65536"), options, Peaks{}, 3);
+  EXPECT_FALSE(raw.metrics.count(metric::relative_latency));
+  EXPECT_TRUE(raw.calibration_reference.empty());
+}
+
+}  // namespace
+}  // namespace perfgate
