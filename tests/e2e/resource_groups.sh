@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Several GPUs under real ctest: `perfgate list --resource-spec` writes this host's spec; a spec
+# declaring two GPU slots (the one Vulkan device here listed twice, as 0 and 0_1) lets
+# `ctest -j2 --resource-spec-file` run two Vulkan perf tests at once. ctest's own log (the order
+# of its Start and Test lines) and the results files (each case's gpu_slot and device_uuid)
+# show two tests ran at once, never two on one slot, and each on the device its slot names.
+set -euo pipefail
+: "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
+tmp="$PERFGATE_E2E_TMP"
+rm -rf "$tmp" && mkdir -p "$tmp"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+export PERFGATE_CACHE_DIR="$tmp/cache"
+
+set +e
+"$PERFGATE" list --resource-spec "$tmp/host.json" 2>"$tmp/list.err"
+rc=$?
+set -e
+cat "$tmp/list.err"
+[ "$rc" -eq 77 ] && { echo "no Vulkan device here: skipping"; exit 77; }
+[ "$rc" -eq 0 ] || fail "perfgate list --resource-spec exited $rc"
+"$PERFGATE" list --resource-spec >"$tmp/stdout.json" 2>/dev/null
+cmp -s "$tmp/host.json" "$tmp/stdout.json" || fail "--resource-spec without FILE must print the same spec"
+
+# The host's spec is CTest's format; the first device, offered twice, makes two slots.
+python3 - "$tmp" <<'PY' || fail "the resource spec is not CTest's version 1.0 format"
+import json, sys
+tmp = sys.argv[1]
+spec = json.load(open(f"{tmp}/host.json"))
+assert spec["version"] == {"major": 1, "minor": 0}, spec["version"]
+assert len(spec["local"]) == 1 and list(spec["local"][0]) == ["gpus"], spec["local"]
+gpus = spec["local"][0]["gpus"]
+assert gpus and all(g["id"].isdigit() and g["slots"] == 1 for g in gpus), gpus
+first = gpus[0]["id"]
+spec["local"][0]["gpus"] = [{"id": first, "slots": 1}, {"id": first + "_1", "slots": 1}]
+json.dump(spec, open(f"{tmp}/two-slots.json", "w"), indent=2)
+open(f"{tmp}/device", "w").write(first)
+PY
+device=$(cat "$tmp/device")
+uuid=$(sed -n "s/^perfgate list: gpus id $device: .*uuid \([0-9a-f]*\))$/\1/p" "$tmp/list.err")
+[ -n "$uuid" ] || fail "perfgate list named no uuid for device $device"
+
+# A project whose perf tests are four Vulkan cases of this perfgate, registered by the same
+# CMake function as perfgate's own (ctest/PerfgateTests.cmake).
+mkdir -p "$tmp/project"
+cat >"$tmp/project/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(slots NONE)
+enable_testing()
+add_executable(perfgate IMPORTED)
+set_target_properties(perfgate PROPERTIES IMPORTED_LOCATION "$PERFGATE")
+include("$PERFGATE_SOURCE_DIR/ctest/PerfgateTests.cmake")
+perfgate_discover_tests(perfgate ARGS --backend vulkan --kernel copy --axis n=262144,524288,1048576,2097152)
+CMAKE
+cmake -S "$tmp/project" -B "$tmp/build" >/dev/null
+ctest --test-dir "$tmp/build" -N -L perf | tee "$tmp/list.out"
+[ "$(grep -c 'copy/vulkan/' "$tmp/list.out")" -eq 4 ] || fail "expected 4 Vulkan perf tests"
+ctest --test-dir "$tmp/build" --show-only=json-v1 >"$tmp/tests.json"
+python3 - "$tmp/tests.json" <<'PY' || fail "Vulkan perf tests must ask for one GPU and not run serially"
+import json, sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    if "/vulkan/" not in t["name"]:
+        continue
+    props = {p["name"]: p["value"] for p in t.get("properties", [])}
+    assert props.get("RESOURCE_GROUPS") == [{"requirements": [{".type": "gpus", "slots": 1}]}], props
+    assert not props.get("RUN_SERIAL"), props
+PY
+
+# The run: two slots, two jobs. Without -V ctest prints its scheduling in order: "Start N: name"
+# when a test starts, "Test #N: name ... Passed" when it ends.
+ctest --test-dir "$tmp/build" -L perf -j2 --resource-spec-file "$tmp/two-slots.json" 2>&1 | tee "$tmp/ctest.out"
+grep -q 'Insufficient resources\|Failed\|Not Run' "$tmp/ctest.out" && fail "a perf test did not run (above)"
+
+python3 - "$tmp" "$device" "$uuid" <<'PY' || fail "slots were shared, or tests never overlapped, or a device went unrecorded"
+import glob, json, re, sys
+tmp, device, uuid = sys.argv[1:]
+slot_of = {}
+for path in glob.glob(f"{tmp}/build/perfgate-results/*.json"):
+    case = json.load(open(path))["cases"][0]
+    assert case.get("device_uuid") == uuid, (case["id"], case.get("device_uuid"), uuid)
+    slot_of[case["id"]] = case.get("gpu_slot")
+assert len(slot_of) == 4, slot_of
+assert set(slot_of.values()) <= {device, device + "_1"}, slot_of
+assert len(set(slot_of.values())) == 2, f"both slots should be used: {slot_of}"
+running, most = {}, 0
+for line in open(f"{tmp}/ctest.out"):
+    if m := re.search(r"Start +\d+: (\S+)", line):
+        name = m.group(1)
+        if name in slot_of:
+            slot = slot_of[name]
+            assert slot not in running.values(), f"{name} started on slot {slot} while {running} ran"
+            running[name] = slot
+            most = max(most, len(running))
+    elif m := re.search(r"Test +#\d+: (\S+)", line):
+        running.pop(m.group(1), None)
+assert most == 2, f"at most {most} perf tests ran at once"
+assert (combined := json.load(open(f"{tmp}/build/perfgate-results.json"))), "no merged results"
+assert sorted(c["gpu_slot"] for c in combined["cases"]) == sorted(slot_of.values())
+print(f"4 Vulkan perf tests on slots {sorted(set(slot_of.values()))} of device {device} ({uuid}), 2 at once")
+PY
+
+# An explicit --device wins over ctest's slot, and a malformed slot is bad input (exit 2).
+CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS="id:${device}_9,slots:1" \
+  "$PERFGATE" check copy/vulkan/n=262144,wg=256 --device "$device" --json "$tmp/explicit.json" >/dev/null || [ $? -eq 77 ]
+python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; assert not c.get('gpu_slot'), c.get('gpu_slot')" \
+  "$tmp/explicit.json" || fail "--device must win over CTEST_RESOURCE_GROUP_0_GPUS"
+set +e
+CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS="id:gpu_a,slots:1" \
+  "$PERFGATE" check copy/vulkan/n=262144,wg=256 >"$tmp/bad.out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q 'CTEST_RESOURCE_GROUP_0_GPUS=id:gpu_a' "$tmp/bad.out" || fail "a foreign gpus id must exit 2 naming it (exit $rc)"
+echo OK
