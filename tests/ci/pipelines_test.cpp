@@ -112,7 +112,8 @@ TEST(CiPipelines, GithubFleetGatesEachMachineAndMergesOneReport) {
   const YAML::Node machines = jobs["perf"]["strategy"]["matrix"]["include"];
   ASSERT_GE(machines.size(), 2u);
   for (const auto& m : machines) {
-    EXPECT_TRUE(m["machine"] && m["runs-on"] && m["backend"]) << "a machine class without its label or backend";
+    EXPECT_TRUE(m["machine"] && m["runs-on"] && m["backend"])
+        << "a machine class without its label or backend";
     EXPECT_TRUE(m["gpus"].IsDefined());
   }
   const std::string perf = run_lines(jobs["perf"]["steps"]);

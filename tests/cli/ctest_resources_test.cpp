@@ -36,7 +36,8 @@ TEST(CtestResources, ForeignIdsAreErrorsNamingTheVariable) {
       gpu_slot_from_ctest("1", bad);
       ADD_FAILURE() << bad << " was accepted";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string("CTEST_RESOURCE_GROUP_0_GPUS=") + bad), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find(std::string("CTEST_RESOURCE_GROUP_0_GPUS=") + bad),
+                std::string::npos)
           << e.what();
     }
   }

@@ -22,9 +22,10 @@ RunResult machine(const std::string& machine_id, const std::string& run_id, std:
 }
 
 std::vector<RunResult> fleet() {
-  return {machine("cpu-amd-epyc-2t", "r-cpu", {judged_case("copy/cpu/n=1", Verdict::pass, 1)}),
-          machine("llvmpipe", "r-llvmpipe", {judged_case("copy/vulkan/n=1", Verdict::pass, -1)}),
-          machine("nvidia-h100-80gb-hbm3", "r-h100", {judged_case("copy/vulkan/n=1", Verdict::regressed, 12)})};
+  return {
+      machine("cpu-amd-epyc-2t", "r-cpu", {judged_case("copy/cpu/n=1", Verdict::pass, 1)}),
+      machine("llvmpipe", "r-llvmpipe", {judged_case("copy/vulkan/n=1", Verdict::pass, -1)}),
+      machine("nvidia-h100-80gb-hbm3", "r-h100", {judged_case("copy/vulkan/n=1", Verdict::regressed, 12)})};
 }
 
 TEST(FleetAlert, GenericCarriesEachMachineAndTheCombinedStatus) {

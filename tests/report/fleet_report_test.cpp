@@ -14,7 +14,8 @@
 namespace perfgate {
 namespace {
 
-RunResult machine_run(const std::string& machine_id, const std::string& run_id, std::vector<CaseResult> cases) {
+RunResult machine_run(const std::string& machine_id, const std::string& run_id,
+                      std::vector<CaseResult> cases) {
   RunResult run = test::mixed_run();
   run.fingerprint.machine_id = machine_id;
   run.fingerprint.device_name = machine_id + " device";
@@ -30,9 +31,11 @@ CaseResult judged(const std::string& kernel, double change_pct, Verdict verdict)
 }
 
 std::vector<RunResult> three_machines() {
-  return {machine_run("nvidia-h100-80gb-hbm3", "r1", {judged("copy", 1.0, Verdict::pass), judged("triad", 9.0, Verdict::regressed)}),
+  return {machine_run("nvidia-h100-80gb-hbm3", "r1",
+                      {judged("copy", 1.0, Verdict::pass), judged("triad", 9.0, Verdict::regressed)}),
           machine_run("cpu-amd-epyc-2t", "r2", {judged("copy", -0.5, Verdict::pass)}),
-          machine_run("llvmpipe", "r3", {judged("copy", 2.0, Verdict::pass), judged("triad", -7.0, Verdict::improved)})};
+          machine_run("llvmpipe", "r3",
+                      {judged("copy", 2.0, Verdict::pass), judged("triad", -7.0, Verdict::improved)})};
 }
 
 TEST(FleetView, OneColumnPerMachineIdInOrderAndWorstCasesFirst) {
@@ -54,7 +57,8 @@ TEST(FleetView, OneColumnPerMachineIdInOrderAndWorstCasesFirst) {
 
 TEST(FleetView, RunsOfOneMachineIdMergeWithTheLaterCaseWinning) {
   auto runs = three_machines();
-  runs.push_back(machine_run("llvmpipe", "r4", {judged("copy", 30.0, Verdict::regressed), judged("fill", 0, Verdict::pass)}));
+  runs.push_back(machine_run("llvmpipe", "r4",
+                             {judged("copy", 30.0, Verdict::regressed), judged("fill", 0, Verdict::pass)}));
   const FleetView view = make_fleet_view(runs);
   ASSERT_EQ(view.machines.size(), 3u);
   EXPECT_EQ(view.machines[1].cases.size(), 3u);
@@ -85,10 +89,12 @@ TEST(FleetMarkdown, CasesAsRowsMachinesAsColumnsWithResolutions) {
   std::istringstream in(md);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  const auto header = std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.rfind("| case |", 0) == 0; });
+  const auto header =
+      std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l.rfind("| case |", 0) == 0; });
   ASSERT_NE(header, lines.end()) << md;
   EXPECT_EQ(*header, "| case | `cpu-amd-epyc-2t` | `llvmpipe` | `nvidia-h100-80gb-hbm3` |");
-  for (auto row = header; row != lines.end() && !row->empty(); ++row) EXPECT_EQ(cells(*row).size(), 4u) << *row;
+  for (auto row = header; row != lines.end() && !row->empty(); ++row)
+    EXPECT_EQ(cells(*row).size(), 4u) << *row;
   EXPECT_EQ(*(header + 2), "| *resolution* | *catches >= 5.0%* | *catches >= 5.0%* | *catches >= 5.0%* |");
   EXPECT_EQ(*(header + 3), "| `triad/cpu/n=1024` | - | improved -7.0% | **regressed +9.0%** |");
   EXPECT_NE(md.find("| `llvmpipe` | llvmpipe device | `r3` | 1 improved · 1 pass | catches >= 5.0% |"),
@@ -103,7 +109,8 @@ TEST(FleetHtml, WellFormedWithAColumnPerMachine) {
     const std::string table = html.substr(at, html.find("</table>", at) + 8 - at);
     EXPECT_NO_THROW(test::parse_xml(table)) << table;
   }
-  const test::XmlNode cases = test::parse_xml(html.substr(html.find("<table>"), html.find("</table>") + 8 - html.find("<table>")));
+  const test::XmlNode cases =
+      test::parse_xml(html.substr(html.find("<table>"), html.find("</table>") + 8 - html.find("<table>")));
   EXPECT_EQ(cases.all("tr").size(), 4u);  // heading, resolutions, 2 cases
   EXPECT_NE(html.find("<th class=\"id\">cpu-amd-epyc-2t</th><th class=\"id\">llvmpipe</th><th "
                       "class=\"id\">nvidia-h100-80gb-hbm3</th>"),

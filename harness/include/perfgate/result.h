@@ -134,7 +134,7 @@ struct CaseResult {
   // The device that measured this case: devices of one model share a machine id (and so
   // their baselines), and a results folder merged from several GPUs keeps each case's device.
   std::string device_uuid;
-  std::string gpu_slot;  // the CTest `gpus` resource id it ran on, "" without a resource spec
+  std::string gpu_slot;            // the CTest `gpus` resource id it ran on, "" without a resource spec
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 

@@ -21,10 +21,12 @@ std::optional<GpuSlot> gpu_slot_from_ctest(const char* group_count, const char* 
   if (value.find(';') != std::string::npos)
     throw bad("perf tests ask for one GPU (RESOURCE_GROUPS gpus:1), this names several");
   std::size_t digits = 0;
-  while (digits < slot.resource_id.size() && std::isdigit(static_cast<unsigned char>(slot.resource_id[digits])))
+  while (digits < slot.resource_id.size() &&
+         std::isdigit(static_cast<unsigned char>(slot.resource_id[digits])))
     ++digits;
   if (digits == 0 || (digits < slot.resource_id.size() && slot.resource_id[digits] != '_'))
-    throw bad("a gpus id is the Vulkan device index, optionally followed by _<n> (perfgate list --resource-spec)");
+    throw bad(
+        "a gpus id is the Vulkan device index, optionally followed by _<n> (perfgate list --resource-spec)");
   slot.device = slot.resource_id.substr(0, digits);
   return slot;
 }

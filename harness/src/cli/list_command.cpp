@@ -44,8 +44,7 @@ int write_resource_spec(const std::string& file, const std::string& selector) {
   } catch (const NoDevice& e) {
     std::fprintf(stderr, "perfgate list: no Vulkan device: %s\n", e.reason.c_str());
   }
-  if (by_index)
-    std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
+  if (by_index) std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
   for (const auto& g : gpus)
     std::fprintf(stderr, "perfgate list: gpus id %d: %s (machine id %s, uuid %s)\n", g.index, g.name.c_str(),
                  g.machine_id.c_str(), g.device_uuid.c_str());

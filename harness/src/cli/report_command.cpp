@@ -47,7 +47,8 @@ int fleet_report_main(const ReportFlags& flags) {
                                       {"--baseline", flags.baseline},
                                       {"--history", flags.history_dir}})
     if (!value.empty())
-      throw Error(std::string("report: ") + option + " takes one run; with several results only --markdown and --html");
+      throw Error(std::string("report: ") + option +
+                  " takes one run; with several results only --markdown and --html");
   std::vector<RunResult> runs;
   for (const auto& path : flags.results) runs.push_back(read_results_or_gbench(path));
   const FleetView view = make_fleet_view(std::move(runs));

@@ -26,7 +26,8 @@ std::string pct_text(double pct) {
 std::vector<double> judged_allowances(const RunResult& run) {
   std::vector<double> allowed;
   for (const CaseResult& c : run.cases)
-    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty()) allowed.push_back(j->threshold_pct);
+    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty())
+      allowed.push_back(j->threshold_pct);
   return allowed;
 }
 
@@ -52,7 +53,8 @@ std::string run_resolution(const RunResult& run) {
   const std::vector<double> allowed = judged_allowances(run);
   std::map<std::string, int> by_source;
   for (const CaseResult& c : run.cases)
-    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty()) by_source[j->threshold_source]++;
+    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty())
+      by_source[j->threshold_source]++;
   if (allowed.empty()) return "";
   std::string sources;
   for (const auto& [source, count] : by_source)

@@ -32,7 +32,8 @@ RunResult combined_run(const std::vector<RunResult>& runs) {
 }
 
 bool should_send(const std::vector<RunResult>& runs, SendPolicy policy) {
-  return std::any_of(runs.begin(), runs.end(), [&](const RunResult& run) { return should_send(run, policy); });
+  return std::any_of(runs.begin(), runs.end(),
+                     [&](const RunResult& run) { return should_send(run, policy); });
 }
 
 Alert make_fleet_alert(const std::vector<RunResult>& runs, const CiContext& ci, PayloadFormat format,
@@ -57,18 +58,19 @@ Alert make_fleet_alert(const std::vector<RunResult>& runs, const CiContext& ci, 
     one.erase("id");
     machines.push_back(std::move(one));
   }
-  alert.body = nlohmann::json{{"schema", kFleetSchema},
-                              {"id", alert.id},
-                              {"status", to_string(summary.worst)},
-                              {"run",
-                               {{"id", combined.run_id},
-                                {"commit", context.commit},
-                                {"branch", context.branch},
-                                {"ci_url", context.ci_url},
-                                {"perfgate_version", combined.perfgate_version}}},
-                              {"summary", counts},
-                              {"machines", machines}}
-                   .dump();
+  alert.body = nlohmann::json{
+      {"schema", kFleetSchema},
+      {"id", alert.id},
+      {"status", to_string(summary.worst)},
+      {"run",
+       {{"id", combined.run_id},
+        {"commit", context.commit},
+        {"branch", context.branch},
+        {"ci_url", context.ci_url},
+        {"perfgate_version", combined.perfgate_version}}},
+      {"summary", counts},
+      {"machines",
+       machines}}.dump();
   return alert;
 }
 

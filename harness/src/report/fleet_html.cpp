@@ -20,8 +20,9 @@ std::string machines_table(const FleetView& view) {
     out += fmt::format(
         "<tr><td class=\"id\">{}</td><td>{}</td><td>{}</td><td class=\"id\">{}</td><td class=\"id\">{}</td>"
         "<td>{}</td><td>{}</td></tr>\n",
-        xml_escape(f.machine_id), xml_escape(f.device_name), xml_escape(f.driver_version), xml_escape(run.run_id),
-        xml_escape(run.commit.substr(0, 12)), verdict_counts(summarize_run(run).present_worst_first()),
+        xml_escape(f.machine_id), xml_escape(f.device_name), xml_escape(f.driver_version),
+        xml_escape(run.run_id), xml_escape(run.commit.substr(0, 12)),
+        verdict_counts(summarize_run(run).present_worst_first()),
         resolution.empty() ? "<span class=\"empty\">not judged</span>" : xml_escape(resolution));
   }
   return out + "</table>\n";
@@ -34,7 +35,8 @@ std::string cases_table(const FleetView& view) {
   out += "</tr>\n<tr><td class=\"meta\">resolution</td>";
   for (const RunResult& run : view.machines) {
     const std::string resolution = run_resolution_brief(run);
-    out += "<td class=\"meta\">" + (resolution.empty() ? std::string("not judged") : xml_escape(resolution)) + "</td>";
+    out += "<td class=\"meta\">" + (resolution.empty() ? std::string("not judged") : xml_escape(resolution)) +
+           "</td>";
   }
   out += "</tr>\n";
   for (const std::string& id : view.case_ids) {
@@ -47,11 +49,13 @@ std::string cases_table(const FleetView& view) {
       }
       std::string change;
       if (const Judgement* j = main_judgement(*c)) {
-        const char* cls = c->verdict == Verdict::regressed ? "worse" : c->verdict == Verdict::improved ? "better" : "";
+        const char* cls = c->verdict == Verdict::regressed  ? "worse"
+                          : c->verdict == Verdict::improved ? "better"
+                                                            : "";
         change = fmt::format(" <span class=\"{}\">{:+.1f}%</span>", cls, j->change_pct);
       }
-      out += fmt::format("<td class=\"cell\" title=\"{}\">{}{}</td>", xml_escape(cell_text(c) + " " + c->message),
-                         verdict_chip(c->verdict), change);
+      out += fmt::format("<td class=\"cell\" title=\"{}\">{}{}</td>",
+                         xml_escape(cell_text(c) + " " + c->message), verdict_chip(c->verdict), change);
     }
     out += "</tr>\n";
   }

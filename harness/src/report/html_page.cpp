@@ -40,10 +40,10 @@ td.cell { white-space: nowrap; } td.missing { color: #999; }
 footer { color: #777; font-size: 12px; margin-top: 40px; }
 )";
 
-
 }  // namespace
 
-std::string html_page(const std::string& title, const std::string& body, const std::string& perfgate_version) {
+std::string html_page(const std::string& title, const std::string& body,
+                      const std::string& perfgate_version) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   // An empty icon: the browser would otherwise look for /favicon.ico.

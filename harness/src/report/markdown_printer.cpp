@@ -50,8 +50,8 @@ std::string verdict_row(const CaseResult& c) {
   if (const Metric* m = find_metric(c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
   std::string verdict(to_string(c.verdict));
   if (c.verdict == Verdict::regressed || c.verdict == Verdict::error) verdict = "**" + verdict + "**";
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, markdown_code(c.id), latency, change,
-                     threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, markdown_code(c.id), latency,
+                     change, threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
 }
 
 // A/B checks: base and head builds side by side.
@@ -90,7 +90,8 @@ std::string render_markdown(const RunResult& run) {
   std::string why;
   for (const CaseResult* c : order)
     if (c->verdict != Verdict::pass && !c->message.empty())
-      why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), markdown_code(c->id), markdown_cell(c->message));
+      why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), markdown_code(c->id),
+                         markdown_cell(c->message));
   if (!why.empty()) out += "\n### Why\n\n" + why;
   out += ab_section(order);
 
@@ -99,7 +100,8 @@ std::string render_markdown(const RunResult& run) {
            "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
       const StageLoad& s = b.stages[i];
-      const std::string name = i == b.bottleneck ? "**" + markdown_cell(s.name) + "**" : markdown_cell(s.name);
+      const std::string name =
+          i == b.bottleneck ? "**" + markdown_cell(s.name) + "**" : markdown_cell(s.name);
       out += fmt::format("| {} | {} | {:.1f}% | {} |\n", name, format_duration_ns(s.latency_ns),
                          s.pct_of_total, s.bound.empty() ? "-" : s.bound);
     }
