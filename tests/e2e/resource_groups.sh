@@ -3,7 +3,8 @@
 # declaring two GPU slots (the one Vulkan device here listed twice, as 0 and 0_1) lets
 # `ctest -j2 --resource-spec-file` run two Vulkan perf tests at once. ctest's own log (the order
 # of its Start and Test lines) and the results files (each case's gpu_slot and device_uuid)
-# show two tests ran at once, never two on one slot, and each on the device its slot names.
+# show two tests ran at once, never two on one slot, and each on the device its slot names; the
+# Test.xml ctest keeps (-T Test) records the same slot for each test as its results file.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"
@@ -66,8 +67,9 @@ for t in json.load(open(sys.argv[1]))["tests"]:
 PY
 
 # The run: two slots, two jobs. Without -V ctest prints its scheduling in order: "Start N: name"
-# when a test starts, "Test #N: name ... Passed" when it ends.
-ctest --test-dir "$tmp/build" -L perf -j2 --resource-spec-file "$tmp/two-slots.json" 2>&1 | tee "$tmp/ctest.out"
+# when a test starts, "Test #N: name ... Passed" when it ends. With -T Test it also keeps
+# Testing/<tag>/Test.xml, which records the resource allocation of each test.
+ctest --test-dir "$tmp/build" -T Test -L perf -j2 --resource-spec-file "$tmp/two-slots.json" 2>&1 | tee "$tmp/ctest.out"
 grep -q 'Insufficient resources\|Failed\|Not Run' "$tmp/ctest.out" && fail "a perf test did not run (above)"
 
 python3 - "$tmp" "$device" "$uuid" <<'PY' || fail "slots were shared, or tests never overlapped, or a device went unrecorded"
@@ -93,6 +95,16 @@ for line in open(f"{tmp}/ctest.out"):
     elif m := re.search(r"Test +#\d+: (\S+)", line):
         running.pop(m.group(1), None)
 assert most == 2, f"at most {most} perf tests ran at once"
+# ctest's own record of what it gave each test agrees with what each test says it ran on.
+import xml.etree.ElementTree as ET
+(test_xml,) = glob.glob(f"{tmp}/build/Testing/*/Test.xml")
+given = {}
+for t in ET.parse(test_xml).getroot().iter("Test"):
+    env = {m.findtext("Value") for m in t.iter("NamedMeasurement") if m.get("name") == "Environment"}
+    for line in "\n".join(env).splitlines():
+        if line.startswith("CTEST_RESOURCE_GROUP_0_GPUS="):
+            given[t.findtext("Name")] = re.match(r"id:(\w+),slots:1$", line.split("=", 1)[1]).group(1)
+assert given == slot_of, (given, slot_of)
 assert (combined := json.load(open(f"{tmp}/build/perfgate-results.json"))), "no merged results"
 assert sorted(c["gpu_slot"] for c in combined["cases"]) == sorted(slot_of.values())
 print(f"4 Vulkan perf tests on slots {sorted(set(slot_of.values()))} of device {device} ({uuid}), 2 at once")
