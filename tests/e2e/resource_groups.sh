@@ -5,6 +5,7 @@
 # of its Start and Test lines) and the results files (each case's gpu_slot and device_uuid)
 # show two tests ran at once, never two on one slot, and each on the device its slot names; the
 # Test.xml ctest keeps (-T Test) records the same slot for each test as its results file.
+# Without a spec, a Vulkan check waits for the lock of its device.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"
@@ -109,6 +110,25 @@ assert (combined := json.load(open(f"{tmp}/build/perfgate-results.json"))), "no 
 assert sorted(c["gpu_slot"] for c in combined["cases"]) == sorted(slot_of.values())
 print(f"4 Vulkan perf tests on slots {sorted(set(slot_of.values()))} of device {device} ({uuid}), 2 at once")
 PY
+
+# Without a resource spec (ctest then ignores RESOURCE_GROUPS) Vulkan checks take turns on a
+# lock of the device in the cache folder: while this script holds it, a check waits; once it is
+# released the check takes it (writing its pid into it) and measures.
+lock="$PERFGATE_CACHE_DIR/device-$uuid.lock"
+mkdir -p "$PERFGATE_CACHE_DIR"
+exec 9>"$lock"
+flock 9
+"$PERFGATE" check copy/vulkan/n=262144,wg=256 --json "$tmp/waited.json" >"$tmp/waited.out" 2>&1 &
+checker=$!
+sleep 2
+[ ! -e "$tmp/waited.json" ] || fail "a check measured while its device was locked"
+kill -0 "$checker" 2>/dev/null || { cat "$tmp/waited.out"; fail "the check ended instead of waiting for the device"; }
+flock -u 9
+exec 9>&-
+wait "$checker" || [ $? -eq 77 ] || { cat "$tmp/waited.out"; fail "the check failed after the device was free"; }
+grep -qx "pid $checker" "$lock" || fail "the check did not take the device lock $lock"
+python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; assert c['device_uuid']==sys.argv[2] and not c.get('gpu_slot'), c" \
+  "$tmp/waited.json" "$uuid" || fail "a check without a resource spec must record its device and no slot"
 
 # An explicit --device wins over ctest's slot, and a malformed slot is bad input (exit 2).
 CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0_GPUS="id:${device}_9,slots:1" \
