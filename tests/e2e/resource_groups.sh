@@ -7,7 +7,7 @@
 # Test.xml ctest keeps (-T Test) records the same slot for each test as its results file.
 # Without a spec, a Vulkan check waits for the lock of its device.
 set -euo pipefail
-: "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
+: "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -56,15 +56,25 @@ CMAKE
 cmake -S "$tmp/project" -B "$tmp/build" >/dev/null
 ctest --test-dir "$tmp/build" -N -L perf | tee "$tmp/list.out"
 [ "$(grep -c 'copy/vulkan/' "$tmp/list.out")" -eq 4 ] || fail "expected 4 Vulkan perf tests"
+# Here and in perfgate's own suite: a Vulkan perf test asks for one GPU, a CPU perf test runs alone.
 ctest --test-dir "$tmp/build" --show-only=json-v1 >"$tmp/tests.json"
-python3 - "$tmp/tests.json" <<'PY' || fail "Vulkan perf tests must ask for one GPU and not run serially"
+ctest --test-dir "$PERFGATE_BUILD_DIR" -L perf --show-only=json-v1 >"$tmp/suite.json"
+python3 - "$tmp/tests.json" "$tmp/suite.json" <<'PY' || fail "Vulkan perf tests must ask for one GPU, CPU ones run serially"
 import json, sys
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if "/vulkan/" not in t["name"]:
-        continue
-    props = {p["name"]: p["value"] for p in t.get("properties", [])}
-    assert props.get("RESOURCE_GROUPS") == [{"requirements": [{".type": "gpus", "slots": 1}]}], props
-    assert not props.get("RUN_SERIAL"), props
+seen = {"cpu": 0, "vulkan": 0}
+for path in sys.argv[1:]:
+    for t in json.load(open(path))["tests"]:
+        backend = "vulkan" if "/vulkan/" in t["name"] else "cpu" if "/cpu/" in t["name"] else None
+        if backend is None:
+            continue
+        seen[backend] += 1
+        props = {p["name"]: p["value"] for p in t.get("properties", [])}
+        if backend == "vulkan":
+            assert props.get("RESOURCE_GROUPS") == [{"requirements": [{".type": "gpus", "slots": 1}]}], props
+            assert not props.get("RUN_SERIAL"), (t["name"], props)
+        else:
+            assert props.get("RUN_SERIAL") is True and "RESOURCE_GROUPS" not in props, (t["name"], props)
+assert seen["cpu"] > 0 and seen["vulkan"] > 4, seen
 PY
 
 # The run: two slots, two jobs. Without -V ctest prints its scheduling in order: "Start N: name"
