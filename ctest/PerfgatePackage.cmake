@@ -19,4 +19,5 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/perfgateConfigVersion.cm
 install(FILES "${PROJECT_BINARY_DIR}/perfgateConfig.cmake"
               "${PROJECT_BINARY_DIR}/perfgateConfigVersion.cmake"
               ctest/PerfgateKernels.cmake ctest/PerfgateTests.cmake ctest/perfgate_summary.cmake
+              ctest/perfgate_dashboard.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/perfgate)

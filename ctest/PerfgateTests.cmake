@@ -3,6 +3,13 @@
 # Registers one CTest test per case of the executable at test time (like gtest_discover_tests):
 # ctest asks `<exe> list --ctest` for the cases, so a new kernel adds its tests with no CMake
 # edit. Each test runs `<exe> check <case id>`; exit 77 (no device, no baseline) is a skip.
+#
+# CPU perf tests run alone (RUN_SERIAL): they drive every core, so nothing may overlap them.
+# Vulkan perf tests ask CTest for one GPU (RESOURCE_GROUPS gpus:1): under
+# `ctest -j N --resource-spec-file FILE` (FILE from `perfgate list --resource-spec`) N GPUs run
+# N cases at once, never two on one GPU, each on the device ctest names in
+# CTEST_RESOURCE_GROUP_0_GPUS. Without a spec file ctest ignores the groups, and `perfgate
+# check` takes a lock on the device, so Vulkan checks still take turns.
 include_guard(GLOBAL)
 set(_perfgate_tests_dir "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -33,8 +40,12 @@ foreach(line IN LISTS perfgate_lines)
     LABELS \"perf;\${kernel};\${backend}\"
     FIXTURES_REQUIRED ${target}_perf_run
     SKIP_RETURN_CODE 77
-    RUN_SERIAL TRUE
     TIMEOUT 600)
+  if(backend STREQUAL \"vulkan\")
+    set_tests_properties(\"\${case}\" PROPERTIES RESOURCE_GROUPS \"gpus:1\")
+  else()
+    set_tests_properties(\"\${case}\" PROPERTIES RUN_SERIAL TRUE)
+  endif()
 endforeach()
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")

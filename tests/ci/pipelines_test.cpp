@@ -97,4 +97,63 @@ TEST(CiPipelines, GitlabMergeRequestsAreGatedAgainstTheirMergeBase) {
             std::string::npos);
 }
 
+// A fleet: one perf job per machine class, each gating its own backend (and, with several GPUs,
+// one case per GPU through a resource spec); one final job merges every machine's results into
+// one report and posts the pipeline's only alert.
+std::string run_lines(const YAML::Node& steps) {
+  std::string script;
+  for (const auto& step : steps)
+    if (step["run"]) script += step["run"].as<std::string>() + "\n";
+  return script;
+}
+
+TEST(CiPipelines, GithubFleetGatesEachMachineAndMergesOneReport) {
+  const YAML::Node jobs = load("ci/github/perfgate.yml")["jobs"];
+  const YAML::Node machines = jobs["perf"]["strategy"]["matrix"]["include"];
+  ASSERT_GE(machines.size(), 2u);
+  for (const auto& m : machines) {
+    EXPECT_TRUE(m["machine"] && m["runs-on"] && m["backend"])
+        << "a machine class without its label or backend";
+    EXPECT_TRUE(m["gpus"].IsDefined());
+  }
+  const std::string perf = run_lines(jobs["perf"]["steps"]);
+  EXPECT_NE(perf.find("-L '^${{ matrix.backend }}$'"), std::string::npos);
+  EXPECT_NE(perf.find("perfgate list --resource-spec"), std::string::npos);
+  EXPECT_NE(perf.find("--resource-spec-file"), std::string::npos);
+  EXPECT_EQ(YAML::Dump(jobs["perf"]).find("PERFGATE_WEBHOOK_URL"), std::string::npos)
+      << "a machine's job must not post an alert of its own";
+
+  const YAML::Node fleet = jobs["fleet-report"];
+  ASSERT_TRUE(fleet);
+  EXPECT_EQ(fleet["needs"].as<std::string>(), "perf");
+  EXPECT_NE(fleet["if"].as<std::string>().find("always()"), std::string::npos);
+  const std::string script = run_lines(fleet["steps"]);
+  EXPECT_NE(script.find("perfgate report \"$@\" --markdown fleet.md --html fleet.html"), std::string::npos);
+  EXPECT_NE(script.find("perfgate notify \"$@\""), std::string::npos);
+  EXPECT_NE(YAML::Dump(fleet).find("secrets.PERFGATE_WEBHOOK_URL"), std::string::npos);
+}
+
+TEST(CiPipelines, GitlabFleetGatesEachMachineAndMergesOneReport) {
+  const YAML::Node pipeline = load("ci/gitlab/perfgate.gitlab-ci.yml");
+  const YAML::Node machines = pipeline["perf"]["parallel"]["matrix"];
+  ASSERT_GE(machines.size(), 2u);
+  for (const auto& m : machines) EXPECT_TRUE(m["PERFGATE_MACHINE"] && m["PERFGATE_BACKEND"]);
+  std::string perf;
+  for (const auto& line : pipeline["perf"]["script"]) perf += line.as<std::string>() + "\n";
+  EXPECT_NE(perf.find("-L \"^$PERFGATE_BACKEND\\$\""), std::string::npos);
+  EXPECT_NE(perf.find("--resource-spec-file"), std::string::npos);
+  EXPECT_NE(perf.find("unset PERFGATE_WEBHOOK_URL"), std::string::npos);
+
+  const YAML::Node fleet = pipeline["fleet-report"];
+  ASSERT_TRUE(fleet);
+  EXPECT_EQ(fleet["needs"][0]["job"].as<std::string>(), "perf");
+  EXPECT_EQ(fleet["rules"][0]["when"].as<std::string>(), "always");
+  std::string script;
+  for (const auto& line : fleet["script"]) script += line.as<std::string>() + "\n";
+  EXPECT_NE(script.find("perfgate report \"$@\" --markdown fleet.md --html fleet.html"), std::string::npos);
+  EXPECT_NE(script.find("perfgate notify \"$@\""), std::string::npos);
+  const std::string stages = YAML::Dump(pipeline["stages"]);
+  EXPECT_LT(stages.find("perf"), stages.find("report"));
+}
+
 }  // namespace

@@ -7,7 +7,7 @@
 # PERFGATE_REPORT_SCREENSHOT=FILE copies the screenshot out (docs/report.png is made this way).
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}"
-CHROMIUM=/usr/bin/chromium
+source "$(dirname "$0")/../report/browser.bash"
 [ -x "$CHROMIUM" ] || { echo "no $CHROMIUM (Debian package chromium): skipping"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipping"; exit 77; }
 tmp="$PERFGATE_E2E_TMP"
@@ -66,46 +66,13 @@ lines = [json.loads(l) for l in open(f"{tmp}/history/{run['fingerprint']['machin
 assert len(lines) == 4, len(lines)
 PY
 
-# The browser: a fresh profile, nothing in the background, no way out to the network.
-browser() {
-  local profile
-  profile="$(mktemp -d "$tmp/profile.XXXXXX")"
-  timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$profile" "$@"
-}
 page="file://$tmp/report.html"
-browser --screenshot="$tmp/report.png" --window-size=1400,2000 "$page" >"$tmp/screenshot.out" 2>&1 ||
-  { cat "$tmp/screenshot.out"; fail "chromium could not take the screenshot"; }
-browser --enable-logging=stderr --v=0 --dump-dom "$page" >"$tmp/dom.html" 2>"$tmp/console.err" ||
-  { cat "$tmp/console.err"; fail "chromium could not load the page"; }
-if grep -E "CONSOLE|Uncaught|Failed to load resource|ERR_" "$tmp/console.err"; then
-  fail "the page logged console errors (above)"
-fi
-grep -q "perfgate report" "$tmp/dom.html" || fail "the rendered DOM has no report"
-[ "$(grep -o '<svg' "$tmp/dom.html" | wc -l)" -ge 4 ] || fail "the rendered DOM lacks the plots"
-grep -q 'id="roofline"' "$tmp/dom.html" && grep -q 'id="distributions"' "$tmp/dom.html" &&
-  grep -q 'id="history"' "$tmp/dom.html" || fail "roofline, distribution or history section missing"
+render "$page" report 1400 2000
+grep -q "perfgate report" "$tmp/report.dom.html" || fail "the rendered DOM has no report"
+[ "$(grep -o '<svg' "$tmp/report.dom.html" | wc -l)" -ge 4 ] || fail "the rendered DOM lacks the plots"
+grep -q 'id="roofline"' "$tmp/report.dom.html" && grep -q 'id="distributions"' "$tmp/report.dom.html" &&
+  grep -q 'id="history"' "$tmp/report.dom.html" || fail "roofline, distribution or history section missing"
 
-python3 - "$tmp/report.png" <<'PY' || fail "the screenshot is empty or blank"
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-assert len(data) > 20_000, f"only {len(data)} bytes: a blank page compresses to almost nothing"
-pos, idat, width, height = 8, b"", 0, 0
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + length]
-    if kind == b"IHDR":
-        width, height = struct.unpack(">II", body[:8])
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + length
-raw = zlib.decompress(idat)
-assert (width, height) == (1400, 2000), (width, height)
-# Filtered scanlines of one flat colour hold a handful of byte values; a drawn page, hundreds.
-assert len(set(raw)) > 64, f"{len(set(raw))} distinct byte values"
-print(f"screenshot {width}x{height}, {len(data)} bytes, {len(set(raw))} distinct byte values")
-PY
+check_screenshot "$tmp/report.png" 1400 2000
 if [ -n "${PERFGATE_REPORT_SCREENSHOT:-}" ]; then cp "$tmp/report.png" "$PERFGATE_REPORT_SCREENSHOT"; fi
 echo "OK: report rendered in headless chromium; JUnit, Markdown, Google Benchmark JSON and history checked"

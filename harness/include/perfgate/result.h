@@ -132,6 +132,10 @@ struct CaseResult {
   std::string calibration_reference;  // the reference case of a calibrated measurement, or ""
   double peak_bandwidth_gbps = 0;  // the copy bandwidth pct_peak_bw is relative to
   double encode_ns = 0;            // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
+  // The device that measured this case: devices of one model share a machine id (and so
+  // their baselines), and a results folder merged from several GPUs keeps each case's device.
+  std::string device_uuid;
+  std::string gpu_slot;            // the CTest `gpus` resource id it ran on, "" without a resource spec
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 

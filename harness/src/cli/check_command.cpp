@@ -8,6 +8,7 @@
 
 #include "cli/ab_check.h"
 #include "cli/commands.h"
+#include "cli/ctest_resources.h"
 #include "cli/options.h"
 #include "cli/run_cases.h"
 #include "cli/run_info.h"
@@ -82,6 +83,14 @@ void add_check_command(CLI::App& app, Context& context) {
     // base with no CMake change. An explicit --base wins.
     if (const char* base = std::getenv("PERFGATE_BASE"); check_flags->base.empty() && base && *base)
       check_flags->base = base;
+    // Under `ctest --resource-spec-file` a Vulkan perf test runs on the GPU ctest allocated to
+    // it (RESOURCE_GROUPS gpus:1), so N GPUs run N cases at once; an explicit --device wins.
+    if (auto slot = gpu_slot_from_ctest(std::getenv("CTEST_RESOURCE_GROUP_COUNT"),
+                                        std::getenv("CTEST_RESOURCE_GROUP_0_GPUS"));
+        slot && check_flags->common.device.empty()) {
+      check_flags->common.device = slot->device;
+      check_flags->gpu_slot = slot->resource_id;
+    }
     context.exit_code = check_main(*check_flags);
   });
 }

@@ -1,8 +1,12 @@
 // perfgate list: kernels, their cases per backend, and the devices found here.
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "cli/commands.h"
+#include "cli/ctest_resources.h"
 #include "cli/options.h"
+#include "core/atomic_file.h"
 #include "perfgate/registry.h"
 #include "perfgate/result.h"
 
@@ -13,6 +17,7 @@ struct ListFlags {
   CommonOptions common;
   bool ctest = false;
   bool machine_id = false;
+  std::optional<std::string> resource_spec;  // "-" = stdout
 };
 
 void print_devices(const std::vector<Backend>& backends, const std::string& selector) {
@@ -29,7 +34,30 @@ void print_devices(const std::vector<Backend>& backends, const std::string& sele
   }
 }
 
+// The CTest resource spec of this host's GPUs; --device narrows it to the devices whose name
+// contains the text (an index names one device).
+int write_resource_spec(const std::string& file, const std::string& selector) {
+  const bool by_index = !selector.empty() && selector.find_first_not_of("0123456789") == std::string::npos;
+  std::vector<GpuListing> gpus;
+  try {
+    gpus = list_vulkan_gpus(by_index ? "" : selector);
+  } catch (const NoDevice& e) {
+    std::fprintf(stderr, "perfgate list: no Vulkan device: %s\n", e.reason.c_str());
+  }
+  if (by_index) std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
+  for (const auto& g : gpus)
+    std::fprintf(stderr, "perfgate list: gpus id %d: %s (machine id %s, uuid %s)\n", g.index, g.name.c_str(),
+                 g.machine_id.c_str(), g.device_uuid.c_str());
+  const std::string spec = resource_spec_json(gpus);
+  if (file == "-")
+    std::fputs(spec.c_str(), stdout);
+  else
+    write_file_atomically(file, spec);
+  return gpus.empty() ? 77 : 0;
+}
+
 int list_main(const ListFlags& flags) {
+  if (flags.resource_spec) return write_resource_spec(*flags.resource_spec, flags.common.device);
   std::vector<Backend> backends;
   if (!flags.common.backend.empty()) backends.push_back(backend_from_string(flags.common.backend));
   if (flags.machine_id) {
@@ -73,6 +101,11 @@ void add_list_command(CLI::App& app, Context& context) {
   list->add_flag("--ctest", flags->ctest,
                  "One line per case for CTest discovery: <case id> <kernel> <backend>");
   list->add_flag("--machine-id", flags->machine_id, "Print only this machine's id for the backend");
+  list->add_option("--resource-spec", flags->resource_spec,
+                   "Write a CTest resource spec of this host's GPUs (`gpus`, one slot each) to FILE "
+                   "(default: stdout), for ctest --resource-spec-file; --device narrows it")
+      ->expected(0, 1)
+      ->default_str("-");
   list->callback([flags, &context] { context.exit_code = list_main(*flags); });
 }
 

@@ -7,10 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "notify/alert.h"
 #include "notify/config.h"
+#include "notify/fleet_alert.h"
 #include "notify/signer.h"
 #include "notify/webhook_sender.h"
 #include "perfgate/error.h"
@@ -39,7 +41,7 @@ See docs/webhooks.md.)";
 
 void say(const std::string& line) { std::cerr << "perfgate notify: " << line << "\n"; }
 
-int notify(const std::string& results_path, bool dry_run) {
+int notify(const std::vector<std::string>& results_paths, bool dry_run) {
   const Environment env = process_environment();
   const WebhookConfig config = load_webhook_config(env, say);
   const auto now_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -47,10 +49,13 @@ int notify(const std::string& results_path, bool dry_run) {
                                .count();
 
   std::optional<Alert> alert;
-  if (!results_path.empty()) {
-    const RunResult run = read_results(results_path);
-    const bool wanted = should_send(run, config.send);
-    Alert built = make_alert(run, ci_context(env), config.format, now_unix_ms);
+  if (!results_paths.empty()) {
+    // Several results (one per machine of a pipeline): one alert for all of them.
+    std::vector<RunResult> runs;
+    for (const auto& path : results_paths) runs.push_back(read_results(path));
+    const bool wanted = should_send(runs, config.send);
+    Alert built = runs.size() == 1 ? make_alert(runs[0], ci_context(env), config.format, now_unix_ms)
+                                   : make_fleet_alert(runs, ci_context(env), config.format, now_unix_ms);
     if (dry_run) {
       std::cout << nlohmann::json::parse(built.body).dump(2) << "\n";
       if (!config.secret.empty()) Signer check(config.secret);  // a bad secret is bad input
@@ -63,7 +68,7 @@ int notify(const std::string& results_path, bool dry_run) {
     if (wanted)
       alert = std::move(built);
     else
-      say(fmt::format("run {}: nothing to send under policy '{}'", run.run_id, to_string(config.send)));
+      say(fmt::format("run {}: nothing to send under policy '{}'", built.run_id, to_string(config.send)));
   } else if (dry_run) {
     throw perfgate::Error("--dry-run needs a RESULTS.json to build the payload from");
   }
@@ -95,9 +100,11 @@ int notify(const std::string& results_path, bool dry_run) {
 void add_notify_command(CLI::App& app, Context& context) {
   auto* command = app.add_subcommand(
       "notify", "Post a run's verdicts and deltas to the webhook; first delivers what waits in the outbox");
-  auto results = std::make_shared<std::string>();
+  auto results = std::make_shared<std::vector<std::string>>();
   auto dry_run = std::make_shared<bool>(false);
-  command->add_option("RESULTS.json", *results, "results of a run (perfgate ... --json FILE)");
+  command->add_option("RESULTS.json", *results,
+                      "results of a run (perfgate ... --json FILE, or a results folder); several (one per "
+                      "machine of a pipeline) make one combined alert");
   command->add_flag("--dry-run", *dry_run, "print the payload that would be sent; send nothing");
   command->footer(kFooter);
   command->callback([&context, results, dry_run] { context.exit_code = notify(*results, *dry_run); });

@@ -4,10 +4,14 @@
 
 #include <cstdio>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
+#include "report/fleet_html.h"
+#include "report/fleet_markdown.h"
 #include "report/gbench_json.h"
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
@@ -20,7 +24,7 @@ namespace perfgate {
 namespace {
 
 struct ReportFlags {
-  std::string results;
+  std::vector<std::string> results;
   std::string markdown, html, junit, gbench, json;
   std::string baseline;
   std::string history_dir;
@@ -35,9 +39,29 @@ void emit(const std::string& file, const std::string& content) {
     write_file_atomically(file, content);
 }
 
+// Several machines' results: one page with the cases as rows and the machines as columns.
+int fleet_report_main(const ReportFlags& flags) {
+  for (const auto& [option, value] : {std::pair<const char*, const std::string&>{"--junit", flags.junit},
+                                      {"--gbench", flags.gbench},
+                                      {"--json", flags.json},
+                                      {"--baseline", flags.baseline},
+                                      {"--history", flags.history_dir}})
+    if (!value.empty())
+      throw Error(std::string("report: ") + option +
+                  " takes one run; with several results only --markdown and --html");
+  std::vector<RunResult> runs;
+  for (const auto& path : flags.results) runs.push_back(read_results_or_gbench(path));
+  const FleetView view = make_fleet_view(std::move(runs));
+  if (flags.markdown.empty() && flags.html.empty()) std::fputs(render_fleet_markdown(view).c_str(), stdout);
+  if (!flags.markdown.empty()) emit(flags.markdown, render_fleet_markdown(view));
+  if (!flags.html.empty()) emit(flags.html, render_fleet_html(view));
+  return 0;
+}
+
 int report_main(const ReportFlags& flags) {
+  if (flags.results.size() > 1) return fleet_report_main(flags);
   if (flags.append_history && flags.history_dir.empty()) throw Error("--append-history needs --history DIR");
-  const RunResult run = read_results_or_gbench(flags.results);
+  const RunResult run = read_results_or_gbench(flags.results.front());
   if (flags.append_history) {
     const int lines = append_history(flags.history_dir, run);
     std::fprintf(
@@ -75,10 +99,12 @@ void add_report_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<ReportFlags>();
   CLI::App* report = app.add_subcommand(
       "report",
-      "A run's report: Markdown (the default, to stdout), HTML with plots, JUnit XML, Google Benchmark JSON");
+      "A run's report: Markdown (the default, to stdout), HTML with plots, JUnit XML, Google Benchmark JSON; "
+      "or several machines' runs side by side");
   report
       ->add_option("RESULTS.json", flags->results,
-                   "Results of a run (perfgate ... --json FILE), a results folder, or Google Benchmark JSON")
+                   "Results of a run (perfgate ... --json FILE), a results folder, or Google Benchmark JSON; "
+                   "several (one per machine): one page, cases as rows and machines as columns")
       ->required()
       ->check(CLI::ExistingPath);
   report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");

@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 
 #include "cli/run_info.h"
+#include "core/file_lock.h"
 #include "gate/gate.h"
 #include "measure/peaks.h"
 #include "perfgate/run_summary.h"
@@ -82,6 +84,13 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
     return;
   }
   Device& device = *opened.device;
+  // Without a CTest resource allocation (RESOURCE_GROUPS are ignored then) two checks started at
+  // once, by ctest -j N or by two jobs on one host, take turns on a GPU instead of measuring each
+  // other. Under an allocation ctest already keeps one test per slot.
+  std::optional<FileLock> device_lock;
+  if (backend == Backend::vulkan && flags.gpu_slot.empty())
+    device_lock.emplace(flags.common.cache_path() / ("device-" + device.fingerprint().device_uuid + ".lock"),
+                        std::chrono::minutes(10));
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const BaselineStore baselines(flags.common.baselines_dir);
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
@@ -92,6 +101,8 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   for (std::size_t i = 0; i < cases.size(); ++i) {
     progress.show(i, cases.size(), cases[i].id);
     run.cases.push_back(gate.run(cases[i]));
+    run.cases.back().device_uuid = device.fingerprint().device_uuid;
+    run.cases.back().gpu_slot = flags.gpu_slot;
     if (events) events->write_case(run, run.cases.back(), device.limits());
   }
 }

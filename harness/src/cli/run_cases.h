@@ -18,6 +18,9 @@ struct RunFlags {
   std::string results_dir;
   std::string events_file;
   bool no_judge = false;
+  // check under `ctest --resource-spec-file`: the `gpus` id CTest gave this test; its device
+  // is common.device. "" without a resource allocation.
+  std::string gpu_slot;
 };
 
 // Measures and judges the cases of one backend; appends to `run`. `check_output`: the lines

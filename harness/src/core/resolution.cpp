@@ -22,6 +22,15 @@ std::string pct_text(double pct) {
   return text;
 }
 
+// The main judgement's allowance of every case judged against a baseline.
+std::vector<double> judged_allowances(const RunResult& run) {
+  std::vector<double> allowed;
+  for (const CaseResult& c : run.cases)
+    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty())
+      allowed.push_back(j->threshold_pct);
+  return allowed;
+}
+
 }  // namespace
 
 std::string resolution_text(double allowed_pct, const std::string& source) {
@@ -41,14 +50,11 @@ std::string case_resolution(const CaseResult& result) {
 }
 
 std::string run_resolution(const RunResult& run) {
-  std::vector<double> allowed;
+  const std::vector<double> allowed = judged_allowances(run);
   std::map<std::string, int> by_source;
-  for (const CaseResult& c : run.cases) {
-    const Judgement* j = main_judgement(c);
-    if (!j || resolution_text(*j).empty()) continue;
-    allowed.push_back(j->threshold_pct);
-    by_source[j->threshold_source]++;
-  }
+  for (const CaseResult& c : run.cases)
+    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty())
+      by_source[j->threshold_source]++;
   if (allowed.empty()) return "";
   std::string sources;
   for (const auto& [source, count] : by_source)
@@ -57,6 +63,11 @@ std::string run_resolution(const RunResult& run) {
   return "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " +
          std::to_string(allowed.size()) + " judged cases, " + pct_text(*lo) + " to " + pct_text(*hi) + "; " +
          sources + ") on " + run.fingerprint.machine_id;
+}
+
+std::string run_resolution_brief(const RunResult& run) {
+  const std::vector<double> allowed = judged_allowances(run);
+  return allowed.empty() ? "" : "catches >= " + pct_text(middle_of(allowed));
 }
 
 }  // namespace perfgate

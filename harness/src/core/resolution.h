@@ -16,5 +16,7 @@ std::string case_resolution(const CaseResult& result);
 // One line for a run: "this gate catches >= 2.0% (median over 33 judged cases; 3 from noise,
 // 1 unstable) on nvidia-h100-80gb-hbm3"; empty when nothing was judged against a baseline.
 std::string run_resolution(const RunResult& run);
+// The same in brief, for a column heading: "catches >= 2.0%"; empty when nothing was judged.
+std::string run_resolution_brief(const RunResult& run);
 
 }  // namespace perfgate

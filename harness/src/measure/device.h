@@ -64,4 +64,18 @@ std::unique_ptr<Device> open_cpu_device();
 std::unique_ptr<Device> open_vulkan_device(const std::string& selector);
 std::unique_ptr<Device> open_device(Backend backend, const std::string& selector);
 
+// A Vulkan device the perf tests may be given, e.g. as one `gpus` entry of a CTest resource spec.
+struct GpuListing {
+  int index = 0;  // what `--device N` selects
+  std::string name;
+  std::string machine_id;
+  std::string device_uuid;
+};
+// The usable Vulkan devices of the kind `open_vulkan_device("")` picks from (every discrete GPU,
+// else every integrated one, ..., else CPU implementations such as llvmpipe), so a test given
+// any of them measures a device whose baselines are the ones a plain run uses. `name_filter`
+// keeps those whose name contains it (case-insensitive; "" keeps all). Throws NoDevice when
+// Vulkan is absent.
+std::vector<GpuListing> list_vulkan_gpus(const std::string& name_filter);
+
 }  // namespace perfgate

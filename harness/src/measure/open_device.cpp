@@ -6,6 +6,10 @@ namespace perfgate {
 std::unique_ptr<Device> open_vulkan_device(const std::string&) {
   throw NoDevice{"perfgate was built without Vulkan (PERFGATE_VULKAN=OFF)"};
 }
+
+std::vector<GpuListing> list_vulkan_gpus(const std::string&) {
+  throw NoDevice{"perfgate was built without Vulkan (PERFGATE_VULKAN=OFF)"};
+}
 #endif
 
 std::unique_ptr<Device> open_device(Backend backend, const std::string& selector) {

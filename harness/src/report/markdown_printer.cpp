@@ -8,44 +8,10 @@
 #include "perfgate/run_summary.h"
 #include "report/ab_lines.h"
 #include "report/breakdown.h"
+#include "report/markdown_text.h"
 
 namespace perfgate {
 namespace {
-
-// Text in a table cell or list item: pipes and line breaks would end the cell or the row, and
-// '<' would start HTML (GitHub drops tags it does not allow, and the text with them).
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
-// A code span shows entities literally: only the pipe (a GFM table rule) and line breaks.
-std::string code(const std::string& text) {
-  std::string out = "`";
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '`')
-      out += '\'';
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out + "`";
-}
 
 std::string counts_line(const RunResult& run) {
   std::string line;
@@ -59,15 +25,15 @@ std::string counts_line(const RunResult& run) {
 
 std::string machine_line(const RunResult& run) {
   const Fingerprint& f = run.fingerprint;
-  std::string line = "Machine " + code(f.machine_id);
-  if (!f.device_name.empty()) line += " (" + cell(f.device_name);
-  if (!f.driver_version.empty()) line += ", driver " + cell(f.driver_version);
+  std::string line = "Machine " + markdown_code(f.machine_id);
+  if (!f.device_name.empty()) line += " (" + markdown_cell(f.device_name);
+  if (!f.driver_version.empty()) line += ", driver " + markdown_cell(f.driver_version);
   if (!f.device_name.empty()) line += ")";
   if (!f.cpu_model.empty() && f.cpu_model != f.device_name)
-    line += fmt::format(" · CPU {} ({} threads)", cell(f.cpu_model), f.cpu_threads);
-  if (!run.commit.empty()) line += " · commit " + code(run.commit.substr(0, 12));
-  if (!run.branch.empty()) line += " on " + code(run.branch);
-  if (!run.run_id.empty()) line += " · run " + code(run.run_id);
+    line += fmt::format(" · CPU {} ({} threads)", markdown_cell(f.cpu_model), f.cpu_threads);
+  if (!run.commit.empty()) line += " · commit " + markdown_code(run.commit.substr(0, 12));
+  if (!run.branch.empty()) line += " on " + markdown_code(run.branch);
+  if (!run.run_id.empty()) line += " · run " + markdown_code(run.run_id);
   return line;
 }
 
@@ -84,8 +50,8 @@ std::string verdict_row(const CaseResult& c) {
   if (const Metric* m = find_metric(c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
   std::string verdict(to_string(c.verdict));
   if (c.verdict == Verdict::regressed || c.verdict == Verdict::error) verdict = "**" + verdict + "**";
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, code(c.id), latency, change,
-                     threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, markdown_code(c.id), latency,
+                     change, threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
 }
 
 // A/B checks: base and head builds side by side.
@@ -95,10 +61,10 @@ std::string ab_section(const std::vector<const CaseResult*>& order) {
     if (!c->ab) continue;
     const AbComparison& ab = *c->ab;
     rows += fmt::format("| {} | {} | {} | {} | {} | ±{:g}% | {:.2g} | {} | {} / {} |\n",
-                        to_string(c->verdict), code(c->id), format_duration_ns(ab.base.latency_ns),
+                        to_string(c->verdict), markdown_code(c->id), format_duration_ns(ab.base.latency_ns),
                         format_duration_ns(ab.head.latency_ns), format_ab_ratio(ab), ab.max_regression_pct,
-                        ab.p_value, ab.rounds, code(ab.base.source_hash.substr(0, 12)),
-                        code(ab.head.source_hash.substr(0, 12)));
+                        ab.p_value, ab.rounds, markdown_code(ab.base.source_hash.substr(0, 12)),
+                        markdown_code(ab.head.source_hash.substr(0, 12)));
   }
   if (rows.empty()) return "";
   return "\n### A/B: base and head builds measured together\n\n"
@@ -124,20 +90,22 @@ std::string render_markdown(const RunResult& run) {
   std::string why;
   for (const CaseResult* c : order)
     if (c->verdict != Verdict::pass && !c->message.empty())
-      why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), code(c->id), cell(c->message));
+      why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), markdown_code(c->id),
+                         markdown_cell(c->message));
   if (!why.empty()) out += "\n### Why\n\n" + why;
   out += ab_section(order);
 
   for (const Breakdown& b : breakdowns_of(run)) {
-    out += "\n### Breakdown of " + code(b.case_id) +
+    out += "\n### Breakdown of " + markdown_code(b.case_id) +
            "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
       const StageLoad& s = b.stages[i];
-      const std::string name = i == b.bottleneck ? "**" + cell(s.name) + "**" : cell(s.name);
+      const std::string name =
+          i == b.bottleneck ? "**" + markdown_cell(s.name) + "**" : markdown_cell(s.name);
       out += fmt::format("| {} | {} | {:.1f}% | {} |\n", name, format_duration_ns(s.latency_ns),
                          s.pct_of_total, s.bound.empty() ? "-" : s.bound);
     }
-    out += "\nBottleneck: " + cell(b.bottleneck_reason) + "\n";
+    out += "\nBottleneck: " + markdown_cell(b.bottleneck_reason) + "\n";
     if (const std::string host = describe_host_overhead(b); !host.empty()) out += "Host: " + host + "\n";
   }
   return out;

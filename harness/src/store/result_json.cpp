@@ -115,6 +115,8 @@ json to_json(const CaseResult& r) {
       {"measurements", r.measurements},
       {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
+  if (!r.device_uuid.empty()) out["device_uuid"] = r.device_uuid;
+  if (!r.gpu_slot.empty()) out["gpu_slot"] = r.gpu_slot;
   if (r.first_verdict) {
     json confirmations = json::array();
     for (const auto& c : r.confirmations)
@@ -169,6 +171,8 @@ CaseResult case_from_json(const json& j) {
   r.measurements = j.value("measurements", 1);
   r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
   r.encode_ns = j.value("encode_ns", 0.0);
+  r.device_uuid = j.value("device_uuid", "");
+  r.gpu_slot = j.value("gpu_slot", "");
   if (j.contains("first_verdict")) {
     r.first_verdict = verdict_from_string(j.at("first_verdict").get<std::string>());
     for (const auto& c : j.value("confirmations", json::array()))

@@ -142,8 +142,9 @@ PhysicalDeviceInfo query(VkPhysicalDevice handle, int index) {
   return info;
 }
 
-// Lower is better: the order `""` picks devices in.
-int rank(DeviceKind kind) {
+}  // namespace
+
+int kind_rank(DeviceKind kind) {
   switch (kind) {
     case DeviceKind::discrete_gpu: return 0;
     case DeviceKind::integrated_gpu: return 1;
@@ -152,6 +153,8 @@ int rank(DeviceKind kind) {
     default: return 4;
   }
 }
+
+namespace {
 
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -165,6 +168,25 @@ std::string device_list(const std::vector<PhysicalDeviceInfo>& all) {
     text += std::to_string(d.index) + ": " + d.name();
   }
   return text.empty() ? "none" : text;
+}
+
+std::vector<PhysicalDeviceInfo> query_all(VkInstance instance) {
+  std::uint32_t count = 0;
+  check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> handles(count);
+  check(vkEnumeratePhysicalDevices(instance, &count, handles.data()), "vkEnumeratePhysicalDevices");
+  std::vector<PhysicalDeviceInfo> all;
+  for (std::uint32_t i = 0; i < count; ++i) all.push_back(query(handles[i], static_cast<int>(i)));
+  return all;
+}
+
+std::string device_uuid(VkPhysicalDevice handle) {
+  // VkPhysicalDeviceIDProperties is core since 1.1; every usable device has 1.2.
+  VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties.pNext = &ids;
+  vkGetPhysicalDeviceProperties2(handle, &properties);
+  return uuid_hex(ids.deviceUUID, VK_UUID_SIZE);
 }
 
 const PhysicalDeviceInfo& select(const std::vector<PhysicalDeviceInfo>& all, const std::string& selector) {
@@ -189,7 +211,7 @@ const PhysicalDeviceInfo& select(const std::vector<PhysicalDeviceInfo>& all, con
       why_not += "; " + d.name() + " " + why;
       continue;
     }
-    if (!best || rank(d.kind()) < rank(best->kind())) best = &d;
+    if (!best || kind_rank(d.kind()) < kind_rank(best->kind())) best = &d;
   }
   if (!best) {
     throw NoDevice{(selector.empty() ? std::string("no usable Vulkan device")
@@ -220,16 +242,24 @@ std::string PhysicalDeviceInfo::unusable_reason() const {
   return "";
 }
 
+std::vector<DeviceListing> list_devices() {
+  VkInstance instance = create_instance();
+  std::vector<DeviceListing> listings;
+  try {
+    for (const auto& d : query_all(instance))
+      listings.push_back({d.index, d.name(), device_uuid(d.handle), d.kind(), d.unusable_reason()});
+  } catch (...) {
+    vkDestroyInstance(instance, nullptr);
+    throw;
+  }
+  vkDestroyInstance(instance, nullptr);
+  return listings;
+}
+
 Context::Context(const std::string& selector) {
   instance_ = create_instance();
   try {
-    std::uint32_t count = 0;
-    check(vkEnumeratePhysicalDevices(instance_, &count, nullptr), "vkEnumeratePhysicalDevices");
-    std::vector<VkPhysicalDevice> handles(count);
-    check(vkEnumeratePhysicalDevices(instance_, &count, handles.data()), "vkEnumeratePhysicalDevices");
-    std::vector<PhysicalDeviceInfo> all;
-    for (std::uint32_t i = 0; i < count; ++i) all.push_back(query(handles[i], static_cast<int>(i)));
-    info_ = select(all, selector);
+    info_ = select(query_all(instance_), selector);
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -309,12 +339,7 @@ Fingerprint Context::fingerprint() const {
                          ? std::string(info_.driver.driverInfo)
                          : decode_driver_version(p.vendorID, p.driverVersion);
   f.api_version = decode_api_version(p.apiVersion);
-  // VkPhysicalDeviceIDProperties is core since 1.1; every usable device has 1.2.
-  VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  properties.pNext = &ids;
-  vkGetPhysicalDeviceProperties2(info_.handle, &properties);
-  f.device_uuid = uuid_hex(ids.deviceUUID, VK_UUID_SIZE);
+  f.device_uuid = device_uuid(info_.handle);
   return f;
 }
 

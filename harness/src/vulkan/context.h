@@ -36,6 +36,20 @@ struct PhysicalDeviceInfo {
   std::string unusable_reason() const;
 };
 
+// One physical device as a listing shows it: what `--device N` selects and how it ranks.
+struct DeviceListing {
+  int index = 0;
+  std::string name;
+  std::string device_uuid;  // hex, as in the fingerprint
+  DeviceKind kind = DeviceKind::other;
+  std::string unusable_reason;  // "" when perfgate can use it
+};
+// Every physical device the loader enumerates, in index order; throws NoDevice without a
+// Vulkan loader or driver.
+std::vector<DeviceListing> list_devices();
+// Lower is better: the order `Context("")` picks device kinds in.
+int kind_rank(DeviceKind kind);
+
 class Context {
  public:
   // `selector`: "" picks the best device (discrete GPU, then integrated, virtual, CPU), digits

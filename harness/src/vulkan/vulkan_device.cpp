@@ -1,5 +1,8 @@
 // The Vulkan backend as the measuring layer sees it: a Device over a Context, whose cases are
 // VulkanCases.
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <memory>
 
 #include "measure/device.h"
@@ -68,6 +71,24 @@ class VulkanDevice final : public Device {
 
 std::unique_ptr<Device> open_vulkan_device(const std::string& selector) {
   return std::make_unique<VulkanDevice>(std::make_shared<vk::Context>(selector));
+}
+
+std::vector<GpuListing> list_vulkan_gpus(const std::string& name_filter) {
+  const auto lower = [](std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  std::vector<vk::DeviceListing> usable;
+  for (auto& d : vk::list_devices())
+    if (d.unusable_reason.empty() && lower(d.name).find(lower(name_filter)) != std::string::npos)
+      usable.push_back(std::move(d));
+  int best_rank = INT32_MAX;
+  for (const auto& d : usable) best_rank = std::min(best_rank, vk::kind_rank(d.kind));
+  std::vector<GpuListing> gpus;
+  for (const auto& d : usable)
+    if (vk::kind_rank(d.kind) == best_rank)
+      gpus.push_back({d.index, d.name, vk::vulkan_machine_id(d.name), d.device_uuid});
+  return gpus;
 }
 
 }  // namespace perfgate
