@@ -5,6 +5,7 @@
 #include <random>
 
 #include "judge/judge_case.h"
+#include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 
 namespace perfgate {
@@ -72,6 +73,26 @@ TEST(CalibratedJudge, UncalibratedBaselineFallsBackToRawTime) {
   bool raw_judged = false;
   for (const auto& j : r.judgements) raw_judged |= j.metric == metric::latency_ns;
   EXPECT_TRUE(raw_judged);
+}
+
+// What `baseline propose` and `baseline show` report for a calibrated case: the noise of its
+// relative time, not of the raw time a busy machine threw around (here 1x, 3x and 40x).
+TEST(CalibratedJudge, StoredResolutionComesFromRelativeTime) {
+  std::mt19937_64 rng(8);
+  BaselineCase b = baseline(rng);
+  b.runs[metric::latency_ns][1] = around(rng, 3 * 50000);
+  b.runs[metric::latency_ns][2] = around(rng, 40 * 50000);
+  Thresholds t = cpu_thresholds();
+  t.metrics[metric::latency_ns].max_regression_pct.reset();
+  t.metrics[metric::latency_ns].min_allowed_pct = 2;
+  const auto noise = latency_noise(b.runs, t);
+  ASSERT_TRUE(noise);
+  EXPECT_FALSE(noise->noise.unstable) << noise->noise.why;
+  EXPECT_LT(noise->noise.sigma_pct, 5);
+  EXPECT_EQ(noise->allowance.pct, 50);  // relative_latency's fixed allowance
+
+  b.runs.erase(metric::relative_latency);  // uncalibrated: the raw runs, multimodal
+  EXPECT_GT(latency_noise(b.runs, t)->noise.range_pct, 100);
 }
 
 }  // namespace

@@ -107,10 +107,17 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
                                        const Thresholds& thresholds) {
-  auto threshold = thresholds.metrics.find("latency_ns");
-  auto latency = runs.find("latency_ns");
-  if (threshold == thresholds.metrics.end() || !threshold->second.relative() || latency == runs.end())
-    return std::nullopt;
+  // A calibrated case is judged on its relative time (judge/judge_case.cpp), so that is the
+  // noise its allowance comes from.
+  auto usable = [&](const char* metric) {
+    auto t = thresholds.metrics.find(metric);
+    auto r = runs.find(metric);
+    return t != thresholds.metrics.end() && t->second.relative() && r != runs.end() && !r->second.empty();
+  };
+  const char* metric = usable(metric::relative_latency) ? metric::relative_latency : metric::latency_ns;
+  if (!usable(metric)) return std::nullopt;
+  auto threshold = thresholds.metrics.find(metric);
+  auto latency = runs.find(metric);
   CaseNoise out;
   out.noise =
       run_noise(latency->second, threshold->second.min_allowed_pct.value_or(0), thresholds.noise_factor);

@@ -31,8 +31,9 @@ struct Allowance {
 Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor);
 
 // A stored case's latency allowance under `thresholds` (its resolution before any check), with
-// the noise of its runs: what `baseline propose` and `baseline show` report. nullopt when
-// latency is not judged relatively or the case has no latency runs.
+// the noise of its runs: what `baseline propose` and `baseline show` report. From the
+// relative_latency runs of a calibrated case, else latency_ns; nullopt when neither is judged
+// relatively or the case has no such runs.
 struct CaseNoise {
   RunNoise noise;
   Allowance allowance;
