@@ -34,7 +34,8 @@ struct Fingerprint {
   std::string cpu_model;
   int cpu_threads = 0;
   std::string compiler;
-  std::string build_type;
+  std::string build_type;   // of the project whose kernels ran ("none": unoptimised)
+  std::string build_flags;  // the C++ flags its kernels compiled with
 };
 
 struct Summary {
