@@ -5,6 +5,7 @@
 
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
+#include "vulkan/shader_interface.h"
 #include "vulkan/vk_error.h"
 
 namespace perfgate::vk {
@@ -54,6 +55,7 @@ VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel
       throw Error("shader '" + d.shader + "' of " + kernel_name_ +
                   " is not embedded in this binary (embedded: " + (known.empty() ? "none" : known) + ")");
     }
+    check_dispatch(kernel_name_, d, reflect_shader(d.shader, spirv));
     std::vector<const Buffer*> bindings;
     for (const auto& name : d.bindings)
       bindings.push_back(buffers_[buffer_index(specs_, kernel_name_, name)].get());

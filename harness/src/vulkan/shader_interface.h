@@ -1,0 +1,36 @@
+#pragma once
+// What a compute shader expects from a dispatch, read from its SPIR-V by SPIRV-Cross's reflection
+// (C API): the push-constant block's size and the descriptor bindings it declares. A dispatch is
+// checked against it before anything is recorded, so a short push-constant range or a buffer the
+// plan forgot is a clear error naming the shader and the offset or binding, not an undefined
+// value or a NaN result.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "perfgate/kernel.h"
+
+namespace perfgate::vk {
+
+struct ShaderBinding {
+  std::uint32_t set = 0;
+  std::uint32_t binding = 0;
+  std::string name;  // the block's name in the shader, for messages
+};
+
+struct ShaderInterface {
+  std::uint32_t push_constant_bytes = 0;  // 0: no push-constant block
+  std::string push_constant_name;
+  std::vector<ShaderBinding> bindings;  // storage and uniform buffers, by set then binding
+};
+
+// Throws Error naming the shader when SPIRV-Cross cannot parse it.
+ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words);
+
+// Throws Error, naming the kernel, the shader and the binding or offset, when the dispatch gives
+// fewer push-constant bytes than the shader's block, leaves a binding the shader declares without
+// a buffer, or the shader uses a descriptor set other than 0 (the plan binds set 0 only).
+void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader);
+
+}  // namespace perfgate::vk
