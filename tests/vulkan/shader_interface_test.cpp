@@ -6,6 +6,7 @@
 #ifdef PERFGATE_HAS_VULKAN
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
+#include "vulkan/device_features.h"
 #include "vulkan/shader_interface.h"
 
 namespace perfgate {
@@ -55,6 +56,31 @@ TEST(VulkanShaderInterface, BrokenSpirvNamesTheShader) {
     FAIL() << "junk SPIR-V was reflected";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("shader 'junk/junk'"), std::string::npos) << e.what();
+  }
+}
+
+// A shader declaring 16-bit storage and subgroup arithmetic, on a device without them: both
+// named, by their Vulkan names; with them, nothing.
+TEST(VulkanShaderInterface, CapabilitiesTheDeviceLacksAreNamed) {
+  vk::ShaderInterface shader;
+  shader.capabilities = {1 /* Shader */, 4433 /* StorageBuffer16BitAccess */, 63 /* GroupNonUniformArithmetic */};
+  const auto missing = vk::missing_features(shader, vk::DeviceFeatures{});
+  ASSERT_EQ(missing.size(), 2u);
+  EXPECT_EQ(missing[0], "storageBuffer16BitAccess");
+  EXPECT_EQ(missing[1], "subgroup arithmetic");
+  vk::DeviceFeatures device;
+  device.storage_buffer_16bit = true;
+  device.subgroup_operations = 0xff;
+  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+}
+
+// Every shader of the suite reflects, and needs nothing beyond what perfgate knows to enable.
+TEST(VulkanShaderInterface, EverySuiteShaderReflects) {
+  vk::DeviceFeatures everything{true, true, true, true, true, true, true, true, true, true, true, true, 0xffu};
+  for (const auto& name : shader_names()) {
+    const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
+    EXPECT_FALSE(shader.capabilities.empty()) << name;
+    EXPECT_TRUE(vk::missing_features(shader, everything).empty()) << name;
   }
 }
 

@@ -9,6 +9,13 @@ namespace perfgate {
 
 std::string_view to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "vulkan"; }
 
+std::vector<BufferBinding> Dispatch::all_bindings() const {
+  std::vector<BufferBinding> all;
+  for (std::size_t i = 0; i < bindings.size(); ++i) all.push_back({0, static_cast<std::uint32_t>(i), bindings[i]});
+  all.insert(all.end(), bound.begin(), bound.end());
+  return all;
+}
+
 Backend backend_from_string(std::string_view name) {
   if (name == "cpu") return Backend::cpu;
   if (name == "vulkan") return Backend::vulkan;

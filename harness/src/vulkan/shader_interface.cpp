@@ -55,6 +55,11 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
       out.bindings.push_back({spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationDescriptorSet),
                               spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationBinding),
                               buffer.name ? buffer.name : ""});
+  const SpvCapability* capabilities = nullptr;
+  std::size_t capability_count = 0;
+  if (spvc_compiler_get_declared_capabilities(compiler, &capabilities, &capability_count) != SPVC_SUCCESS)
+    fail(raw, shader, "capabilities");
+  for (std::size_t i = 0; i < capability_count; ++i) out.capabilities.push_back(capabilities[i]);
   std::sort(out.bindings.begin(), out.bindings.end(), [](const ShaderBinding& a, const ShaderBinding& b) {
     return a.set != b.set ? a.set < b.set : a.binding < b.binding;
   });
@@ -68,13 +73,15 @@ void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const S
     throw Error(where + ": its push-constant block " + shader.push_constant_name + " is " +
                 std::to_string(shader.push_constant_bytes) + " bytes, the dispatch gives " +
                 std::to_string(given_bytes) + " (offset " + std::to_string(given_bytes) + " onwards would be undefined)");
+  const std::vector<BufferBinding> given = dispatch.all_bindings();
   for (const auto& b : shader.bindings) {
-    if (b.set != 0)
-      throw Error(where + ": buffer " + b.name + " is in descriptor set " + std::to_string(b.set) +
-                  " (binding " + std::to_string(b.binding) + "); plans bind set 0 only");
-    if (b.binding >= dispatch.bindings.size())
-      throw Error(where + ": binding " + std::to_string(b.binding) + " of set 0 (buffer " + b.name +
-                  ") has no buffer in the dispatch, which binds " + std::to_string(dispatch.bindings.size()));
+    const bool bound = std::any_of(given.begin(), given.end(), [&](const BufferBinding& g) {
+      return g.set == b.set && g.binding == b.binding;
+    });
+    if (!bound)
+      throw Error(where + ": binding " + std::to_string(b.binding) + " of set " + std::to_string(b.set) +
+                  " (buffer " + b.name + ") has no buffer in the dispatch, which binds " +
+                  std::to_string(given.size()));
   }
 }
 

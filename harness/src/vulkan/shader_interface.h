@@ -23,14 +23,15 @@ struct ShaderInterface {
   std::uint32_t push_constant_bytes = 0;  // 0: no push-constant block
   std::string push_constant_name;
   std::vector<ShaderBinding> bindings;  // storage and uniform buffers, by set then binding
+  std::vector<std::uint32_t> capabilities;  // SpvCapability values the module declares
 };
 
 // Throws Error naming the shader when SPIRV-Cross cannot parse it.
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words);
 
 // Throws Error, naming the kernel, the shader and the binding or offset, when the dispatch gives
-// fewer push-constant bytes than the shader's block, leaves a binding the shader declares without
-// a buffer, or the shader uses a descriptor set other than 0 (the plan binds set 0 only).
+// fewer push-constant bytes than the shader's block, or leaves a binding (of any set) the shader
+// declares without a buffer.
 void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader);
 
 }  // namespace perfgate::vk

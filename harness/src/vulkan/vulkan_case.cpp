@@ -56,9 +56,10 @@ VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel
                   " is not embedded in this binary (embedded: " + (known.empty() ? "none" : known) + ")");
     }
     check_dispatch(kernel_name_, d, reflect_shader(d.shader, spirv));
-    std::vector<const Buffer*> bindings;
-    for (const auto& name : d.bindings)
-      bindings.push_back(buffers_[buffer_index(specs_, kernel_name_, name)].get());
+    std::vector<PipelineBinding> bindings;
+    for (const BufferBinding& b : d.all_bindings())
+      bindings.push_back({b.set, b.binding, buffers_[buffer_index(specs_, kernel_name_, b.buffer)].get(),
+                          b.offset_bytes, b.range_bytes});
     pipelines_.push_back(std::make_unique<Pipeline>(
         *context_, d.shader, spirv, bindings, d.specialization,
         static_cast<std::uint32_t>(d.push_constants.size() * sizeof(std::uint32_t))));
