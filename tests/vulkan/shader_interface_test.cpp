@@ -31,6 +31,9 @@ TEST(VulkanShaderInterface, ReflectsTheCopyShader) {
   EXPECT_EQ(copy.bindings[0].binding, 0u);
   EXPECT_EQ(copy.bindings[1].binding, 1u);
   EXPECT_EQ(refusal(copy_dispatch()), "");
+  // local_size_x_id = 0: the workgroup size is the dispatch's specialization word 0.
+  EXPECT_EQ(copy.local_size_constant[0], 0);
+  EXPECT_EQ(copy.local_size_with({512, 4}), (std::array<std::uint32_t, 3>{512, 1, 1}));
 }
 
 TEST(VulkanShaderInterface, AShortPushConstantRangeIsRefused) {

@@ -1,6 +1,7 @@
 #pragma once
 // What a run produces: per case, the samples of each metric, their summary, the judgement
 // against the baseline, and the context (machine fingerprint, commit) it was measured in.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -132,6 +133,7 @@ struct CaseResult {
   int throttled_samples = 0;       // dropped: taken below 75% of the GPU's default SM clock
   double peak_bandwidth_gbps = 0;  // the copy bandwidth pct_peak_bw is relative to
   double encode_ns = 0;            // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
+  std::vector<std::array<std::uint32_t, 3>> local_sizes;  // per dispatch, from the SPIR-V (Vulkan)
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 

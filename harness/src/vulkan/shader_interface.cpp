@@ -55,6 +55,19 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
       out.bindings.push_back({spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationDescriptorSet),
                               spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationBinding),
                               buffer.name ? buffer.name : ""});
+  spvc_specialization_constant size_constants[3]{};
+  spvc_compiler_get_work_group_size_specialization_constants(compiler, &size_constants[0], &size_constants[1],
+                                                             &size_constants[2]);
+  for (unsigned i = 0; i < 3; ++i) {
+    if (size_constants[i].id != 0) {
+      out.local_size_constant[i] = size_constants[i].constant_id;
+      out.local_size[i] =
+          spvc_constant_get_scalar_u32(spvc_compiler_get_constant_handle(compiler, size_constants[i].id), 0, 0);
+    } else {
+      const unsigned literal = spvc_compiler_get_execution_mode_argument_by_index(compiler, SpvExecutionModeLocalSize, i);
+      out.local_size[i] = literal > 0 ? literal : 1;
+    }
+  }
   const SpvCapability* capabilities = nullptr;
   std::size_t capability_count = 0;
   if (spvc_compiler_get_declared_capabilities(compiler, &capabilities, &capability_count) != SPVC_SUCCESS)
@@ -64,6 +77,14 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
     return a.set != b.set ? a.set < b.set : a.binding < b.binding;
   });
   return out;
+}
+
+std::array<std::uint32_t, 3> ShaderInterface::local_size_with(const std::vector<std::uint32_t>& specialization) const {
+  std::array<std::uint32_t, 3> size = local_size;
+  for (std::size_t i = 0; i < 3; ++i)
+    if (local_size_constant[i] >= 0 && static_cast<std::size_t>(local_size_constant[i]) < specialization.size())
+      size[i] = specialization[static_cast<std::size_t>(local_size_constant[i])];
+  return size;
 }
 
 void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader) {

@@ -4,6 +4,7 @@
 // checked against it before anything is recorded, so a short push-constant range or a buffer the
 // plan forgot is a clear error naming the shader and the offset or binding, not an undefined
 // value or a NaN result.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -24,6 +25,12 @@ struct ShaderInterface {
   std::string push_constant_name;
   std::vector<ShaderBinding> bindings;  // storage and uniform buffers, by set then binding
   std::vector<std::uint32_t> capabilities;  // SpvCapability values the module declares
+  // The workgroup size as the module states it, and for each dimension set by a specialization
+  // constant its constant_id (-1: a literal).
+  std::array<std::uint32_t, 3> local_size{1, 1, 1};
+  std::array<std::int64_t, 3> local_size_constant{-1, -1, -1};
+  // The workgroup size a dispatch runs with: its specialization words where they set a dimension.
+  std::array<std::uint32_t, 3> local_size_with(const std::vector<std::uint32_t>& specialization) const;
 };
 
 // Throws Error naming the shader when SPIRV-Cross cannot parse it.

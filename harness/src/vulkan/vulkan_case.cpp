@@ -55,7 +55,9 @@ VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel
       throw Error("shader '" + d.shader + "' of " + kernel_name_ +
                   " is not embedded in this binary (embedded: " + (known.empty() ? "none" : known) + ")");
     }
-    check_dispatch(kernel_name_, d, reflect_shader(d.shader, spirv));
+    const ShaderInterface shader = reflect_shader(d.shader, spirv);
+    check_dispatch(kernel_name_, d, shader);
+    local_sizes_.push_back(shader.local_size_with(d.specialization));
     std::vector<PipelineBinding> bindings;
     for (const BufferBinding& b : d.all_bindings())
       bindings.push_back({b.set, b.binding, buffers_[buffer_index(specs_, kernel_name_, b.buffer)].get(),
