@@ -37,4 +37,8 @@ PY
 done
 ctest --test-dir "$tmp/build" -N -L consumer > "$tmp/labelled.txt"
 grep -qF "scale/cpu/n=65536,factor=2" "$tmp/labelled.txt" || { cat "$tmp/labelled.txt"; echo "FAIL: LABELS not on the discovered tests" >&2; exit 1; }
+# The peak kernels it carries measure % peak only: no cases of the project's suite.
+if grep -q "copy/\|fma_peak/" "$tmp/labelled.txt" "$tmp/list.txt"; then
+  echo "FAIL: peak kernels listed as the project's cases" >&2; exit 1
+fi
 echo "OK: ${backends[*]}"

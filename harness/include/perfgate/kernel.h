@@ -173,6 +173,9 @@ class KernelDef {
   bool default_suite() const { return default_suite_; }
   const std::string& source_hash() const { return source_hash_; }
   void set_source_hash(std::string hash) { source_hash_ = std::move(hash); }
+  // One of the peak kernels every perfgate command carries (copy, fma_peak); set at registration.
+  bool peak() const { return peak_; }
+  void set_peak(bool yes) { peak_ = yes; }
 
   std::vector<BufferSpec> buffer_specs(const Params& params) const;
   void fill_inputs(const Params& params, Buffers& buffers, Rng& rng) const;
@@ -199,6 +202,7 @@ class KernelDef {
   VulkanFn vulkan_;
   ValidFn valid_;
   bool default_suite_ = true;
+  bool peak_ = false;
   std::string source_hash_;
 };
 

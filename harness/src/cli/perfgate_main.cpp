@@ -6,6 +6,7 @@
 #include "core/sysinfo.h"
 #include "perfgate/error.h"
 #include "perfgate/main.h"
+#include "perfgate/registry.h"
 
 namespace perfgate {
 
@@ -18,10 +19,12 @@ std::string Context::thresholds_dir() const {
 int perfgate_main(int argc, char** argv, const char* project_dir) {
   Project project;
   project.dir = project_dir ? project_dir : ".";
+  project.peak_kernels_in_suite = true;
   return perfgate_main(argc, argv, project);
 }
 
 int perfgate_main(int argc, char** argv, const Project& project) {
+  set_peak_kernels_in_suite(project.peak_kernels_in_suite);
   set_build_identity({project.compiler ? project.compiler : "", project.build_type ? project.build_type : "",
                       project.build_flags ? project.build_flags : ""});
   CLI::App app{
