@@ -6,7 +6,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
-  libvulkan-dev glslc mesa-vulkan-drivers vulkan-tools
+  libvulkan-dev glslc libspirv-cross-c-shared-dev mesa-vulkan-drivers vulkan-tools
   python3 chromium
 )
 missing=()

@@ -1,51 +1,79 @@
-# perfgate_add_kernels(<target> SOURCES <kernel .cpp>... SHADERS <.comp>... [INCLUDE_DIRS <dir>...])
+# perfgate_add_kernels(<target> [SOURCES <kernel .cpp>...] [SHADERS <.comp>...]
+#                      [DEFINES <NAME[=VALUE]>...] [INCLUDE_DIRS <dir>...]
+#                      [VARIANT <embedded name> SOURCE <.comp> [DEFINES ...] [INCLUDE_DIRS ...]]...)
 #
 # Adds kernel definitions to an executable that links perfgate::harness. Each source gets its
-# content hash (PERFGATE_SOURCE_HASH) for baselines; each GLSL compute shader is compiled to
-# SPIR-V with glslc and embedded under "<folder>/<stem>", e.g. kernels/copy/copy.comp -> copy/copy.
-# INCLUDE_DIRS are searched by the shaders' #include "..." after the shader's own folder (glslc
-# -I); the included files are dependencies of the shader, tracked through glslc's depfile.
+# content hash (PERFGATE_SOURCE_HASH) for baselines. Each GLSL compute shader is compiled to
+# SPIR-V with glslc at build time and embedded under a name a Dispatch's `shader` asks for:
+#   - a SHADERS file is embedded as "<folder>/<stem>": kernels/scale/scale.comp -> "scale/scale"
+#     (only the last folder counts: kernels/scale.comp -> "kernels/scale");
+#   - a VARIANT is embedded under the name it is given, so one source compiles into several
+#     shaders, each with its own DEFINES and INCLUDE_DIRS (e.g. "rms/rms_f16" with -DA_TYPE=float16_t).
+# DEFINES (glslc -D) and INCLUDE_DIRS (glslc -I, searched by #include "..." after the shader's own
+# folder) given outside a VARIANT apply to every shader; a VARIANT's own come after them. Included
+# files are dependencies of the shader, tracked through glslc's depfile. An unknown keyword, a
+# file that does not exist, a malformed define or two shaders under one name stop the configure
+# step with a message naming the call and the argument.
 include_guard(GLOBAL)
 
-function(perfgate_add_kernels target)
-  cmake_parse_arguments(ARG "" "" "SOURCES;SHADERS;INCLUDE_DIRS" ${ARGN})
-  foreach(src IN LISTS ARG_SOURCES)
-    get_filename_component(src "${src}" ABSOLUTE)
-    file(SHA256 "${src}" hash)
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
-    set_property(SOURCE "${src}" APPEND PROPERTY COMPILE_DEFINITIONS "PERFGATE_SOURCE_HASH=\"${hash}\"")
-    target_sources(${target} PRIVATE "${src}")
-  endforeach()
+function(_perfgate_fail target message)
+  message(FATAL_ERROR "perfgate_add_kernels(${target}): ${message}")
+endfunction()
 
-  if(NOT ARG_SHADERS)
-    return()
+# Checks one DEFINES entry: a C identifier, optionally `=value`.
+function(_perfgate_check_define target define)
+  if(NOT define MATCHES "^[A-Za-z_][A-Za-z0-9_]*(=.*)?$")
+    _perfgate_fail(${target} "DEFINES entry '${define}' is not NAME or NAME=VALUE")
   endif()
+endfunction()
+
+# An existing file, made absolute against the calling directory; `what` names it in errors.
+function(_perfgate_existing_file target what path out)
+  get_filename_component(abs "${path}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${abs}" OR IS_DIRECTORY "${abs}")
+    if(path MATCHES "^[A-Z][A-Z0-9_]*$")
+      _perfgate_fail(${target} "unknown keyword '${path}' (after ${what}; keywords: SOURCES SHADERS DEFINES INCLUDE_DIRS VARIANT)")
+    endif()
+    _perfgate_fail(${target} "${what} entry '${path}' is not a file (looked for ${abs})")
+  endif()
+  set(${out} "${abs}" PARENT_SCOPE)
+endfunction()
+
+function(_perfgate_include_flags target dirs out)
+  set(flags "")
+  foreach(dir IN LISTS dirs)
+    get_filename_component(abs "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT IS_DIRECTORY "${abs}")
+      if(dir MATCHES "^[A-Z][A-Z0-9_]*$")
+        _perfgate_fail(${target} "unknown keyword '${dir}' (after INCLUDE_DIRS; keywords: SOURCES SHADERS DEFINES INCLUDE_DIRS VARIANT)")
+      endif()
+      _perfgate_fail(${target} "INCLUDE_DIRS entry '${dir}' is not a folder (looked for ${abs})")
+    endif()
+    list(APPEND flags "-I${abs}")
+  endforeach()
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# Compiles one shader to SPIR-V and embeds it under `name`.
+function(_perfgate_embed_shader target name shader defines include_flags)
   find_program(PERFGATE_GLSLC glslc REQUIRED)
   set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate_shaders")
-  set(include_flags "")
-  foreach(dir IN LISTS ARG_INCLUDE_DIRS)
-    get_filename_component(dir "${dir}" ABSOLUTE)
-    list(APPEND include_flags "-I${dir}")
+  string(MAKE_C_IDENTIFIER "${target}_${name}" ident)
+  set(inc "${gen_dir}/${ident}.spv.inc")
+  set(cpp "${gen_dir}/${ident}.spv.cpp")
+  set(define_flags "")
+  foreach(define IN LISTS defines)
+    list(APPEND define_flags "-D${define}")
   endforeach()
-  foreach(shader IN LISTS ARG_SHADERS)
-    get_filename_component(shader "${shader}" ABSOLUTE)
-    get_filename_component(stem "${shader}" NAME_WE)
-    get_filename_component(dir "${shader}" DIRECTORY)
-    get_filename_component(folder "${dir}" NAME)
-    set(name "${folder}/${stem}")
-    set(ident "${folder}_${stem}")
-    string(MAKE_C_IDENTIFIER "${ident}" ident)
-    set(inc "${gen_dir}/${ident}.spv.inc")
-    set(cpp "${gen_dir}/${ident}.spv.cpp")
-    add_custom_command(
-      OUTPUT "${inc}"
-      COMMAND "${PERFGATE_GLSLC}" --target-env=vulkan1.2 -O -mfmt=c ${include_flags}
-              -MD -MF "${inc}.d" "${shader}" -o "${inc}"
-      DEPENDS "${shader}"
-      DEPFILE "${inc}.d"
-      COMMENT "glslc ${name}"
-      VERBATIM)
-    file(CONFIGURE OUTPUT "${cpp}" CONTENT
+  add_custom_command(
+    OUTPUT "${inc}"
+    COMMAND "${PERFGATE_GLSLC}" --target-env=vulkan1.2 -O -mfmt=c ${define_flags} ${include_flags}
+            -MD -MF "${inc}.d" "${shader}" -o "${inc}"
+    DEPENDS "${shader}"
+    DEPFILE "${inc}.d"
+    COMMENT "glslc ${name}"
+    VERBATIM)
+  file(CONFIGURE OUTPUT "${cpp}" CONTENT
 "// Generated by perfgate_add_kernels from ${shader}
 #include <cstdint>
 #include \"perfgate/registry.h\"
@@ -57,24 +85,174 @@ const std::uint32_t kWords[] =
     perfgate::register_shader(\"${name}\", kWords, sizeof(kWords) / sizeof(kWords[0]));
 }  // namespace
 ")
-    set_property(SOURCE "${cpp}" APPEND PROPERTY OBJECT_DEPENDS "${inc}")
-    target_sources(${target} PRIVATE "${cpp}" "${inc}")
-  endforeach()
+  set_property(SOURCE "${cpp}" APPEND PROPERTY OBJECT_DEPENDS "${inc}")
+  target_sources(${target} PRIVATE "${cpp}" "${inc}")
   target_include_directories(${target} PRIVATE "${gen_dir}")
 endfunction()
 
-# perfgate_add_executable(<name> SOURCES <kernel .cpp>... [SHADERS <.comp>...])
+function(perfgate_add_kernels target)
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "perfgate_add_kernels: '${target}' is not a target")
+  endif()
+  # Split the arguments into the common part and one list per VARIANT (cmake_parse_arguments
+  # cannot repeat a group). Variant i's arguments are in variant_<i>.
+  set(common "")
+  set(variant_count 0)
+  set(section common)
+  foreach(arg IN LISTS ARGN)
+    if(arg STREQUAL "VARIANT")
+      math(EXPR variant_count "${variant_count} + 1")
+      set(section variant_${variant_count})
+      set(${section} "")
+    else()
+      list(APPEND ${section} "${arg}")
+    endif()
+  endforeach()
+
+  cmake_parse_arguments(ARG "" "" "SOURCES;SHADERS;DEFINES;INCLUDE_DIRS" ${common})
+  if(ARG_UNPARSED_ARGUMENTS)
+    list(GET ARG_UNPARSED_ARGUMENTS 0 first)
+    _perfgate_fail(${target} "unexpected argument '${first}' (keywords: SOURCES SHADERS DEFINES INCLUDE_DIRS VARIANT)")
+  endif()
+
+  foreach(src IN LISTS ARG_SOURCES)
+    _perfgate_existing_file(${target} SOURCES "${src}" src)
+    file(SHA256 "${src}" hash)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
+    set_property(SOURCE "${src}" APPEND PROPERTY COMPILE_DEFINITIONS "PERFGATE_SOURCE_HASH=\"${hash}\"")
+    target_sources(${target} PRIVATE "${src}")
+  endforeach()
+
+  foreach(define IN LISTS ARG_DEFINES)
+    _perfgate_check_define(${target} "${define}")
+  endforeach()
+  _perfgate_include_flags(${target} "${ARG_INCLUDE_DIRS}" common_includes)
+
+  # Every shader as (name, file, defines, include flags); names are checked for clashes first.
+  set(names "")
+  set(shader_count 0)
+  foreach(shader IN LISTS ARG_SHADERS)
+    _perfgate_existing_file(${target} SHADERS "${shader}" shader)
+    get_filename_component(stem "${shader}" NAME_WE)
+    get_filename_component(dir "${shader}" DIRECTORY)
+    get_filename_component(folder "${dir}" NAME)
+    math(EXPR shader_count "${shader_count} + 1")
+    set(shader_${shader_count}_name "${folder}/${stem}")
+    set(shader_${shader_count}_file "${shader}")
+    set(shader_${shader_count}_defines "${ARG_DEFINES}")
+    set(shader_${shader_count}_includes "${common_includes}")
+  endforeach()
+  foreach(i RANGE 1 ${variant_count})
+    if(variant_count EQUAL 0)
+      break()
+    endif()
+    set(args "${variant_${i}}")
+    list(LENGTH args length)
+    if(length EQUAL 0)
+      _perfgate_fail(${target} "VARIANT without a name (VARIANT <name> SOURCE <file.comp> [DEFINES ...] [INCLUDE_DIRS ...])")
+    endif()
+    list(POP_FRONT args name)
+    if(NOT name MATCHES "^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$" OR name MATCHES "^(SOURCE|DEFINES|INCLUDE_DIRS)$")
+      _perfgate_fail(${target} "VARIANT name '${name}' is not a shader name such as rms/rms_f16 (letters, digits, _ . - and /)")
+    endif()
+    cmake_parse_arguments(V "" "SOURCE" "DEFINES;INCLUDE_DIRS" ${args})
+    if(V_UNPARSED_ARGUMENTS)
+      list(GET V_UNPARSED_ARGUMENTS 0 first)
+      _perfgate_fail(${target} "VARIANT ${name}: unexpected argument '${first}' (keywords: SOURCE DEFINES INCLUDE_DIRS)")
+    endif()
+    if(NOT V_SOURCE)
+      _perfgate_fail(${target} "VARIANT ${name} has no SOURCE <file.comp>")
+    endif()
+    _perfgate_existing_file(${target} "VARIANT ${name} SOURCE" "${V_SOURCE}" source)
+    foreach(define IN LISTS V_DEFINES)
+      _perfgate_check_define(${target} "${define}")
+    endforeach()
+    _perfgate_include_flags(${target} "${V_INCLUDE_DIRS}" variant_includes)
+    math(EXPR shader_count "${shader_count} + 1")
+    set(shader_${shader_count}_name "${name}")
+    set(shader_${shader_count}_file "${source}")
+    set(shader_${shader_count}_defines ${ARG_DEFINES} ${V_DEFINES})
+    set(shader_${shader_count}_includes ${common_includes} ${variant_includes})
+  endforeach()
+  if(shader_count EQUAL 0)
+    return()
+  endif()
+
+  foreach(i RANGE 1 ${shader_count})
+    set(name "${shader_${i}_name}")
+    if(name IN_LIST names)
+      _perfgate_fail(${target} "two shaders embedded as '${name}' (the second from ${shader_${i}_file}); give one a VARIANT name")
+    endif()
+    list(APPEND names "${name}")
+    _perfgate_embed_shader(${target} "${name}" "${shader_${i}_file}" "${shader_${i}_defines}"
+                           "${shader_${i}_includes}")
+  endforeach()
+endfunction()
+
+# perfgate_add_executable(<name> [SOURCES ...] [SHADERS ...] [DEFINES ...] [INCLUDE_DIRS ...]
+#                         [VARIANT ...]... [NO_KERNEL_OPTIONS])
 #
-# A perfgate command of your own: the harness, its CLI and your kernels in one executable.
-# Pair it with perfgate_discover_tests(<name>) to get one CTest test per case.
+# A perfgate command of your own: the harness, its CLI, the peak kernels (copy, fma_peak: what
+# `% peak` is measured against) and your kernels in one executable; every argument but
+# NO_KERNEL_OPTIONS goes to perfgate_add_kernels. The executable is compiled with perfgate's
+# kernel options (perfgate::kernel_options: -O3, OpenMP, and -march=native where perfgate was
+# built so) unless NO_KERNEL_OPTIONS is given. Its fingerprint records this project's build type,
+# compiler and flags. Pair it with perfgate_discover_tests(<name>) to get one CTest test per case.
 function(perfgate_add_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;SHADERS" ${ARGN})
+  set(forward "")
+  set(kernel_options ON)
+  foreach(arg IN LISTS ARGN)
+    if(arg STREQUAL "NO_KERNEL_OPTIONS")
+      set(kernel_options OFF)
+    else()
+      list(APPEND forward "${arg}")
+    endif()
+  endforeach()
+  if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES AND NOT kernel_options)
+    message(WARNING "perfgate_add_executable(${name}): no CMAKE_BUILD_TYPE and NO_KERNEL_OPTIONS: "
+                    "the kernels compile unoptimised (the fingerprint says build type 'none')")
+  endif()
+  # What the fingerprint says about this build: its type and the flags its kernels compile with.
+  set(build_type "${CMAKE_BUILD_TYPE}")
+  set(flags "${CMAKE_CXX_FLAGS}")
+  if(CMAKE_CONFIGURATION_TYPES)
+    set(build_type "multi-config")
+  elseif(build_type)
+    string(TOUPPER "${build_type}" upper)
+    string(APPEND flags " ${CMAKE_CXX_FLAGS_${upper}}")
+  else()
+    set(build_type "none")
+  endif()
+  if(kernel_options AND TARGET perfgate::kernel_options)
+    get_target_property(options perfgate::kernel_options INTERFACE_COMPILE_OPTIONS)
+    if(options)
+      string(GENEX_STRIP "${options}" options)
+      list(JOIN options " " options)
+      string(APPEND flags " ${options}")
+    endif()
+  endif()
+  string(STRIP "${flags}" flags)
+  string(REGEX REPLACE "  +" " " flags "${flags}")
+  string(REPLACE "\\" "\\\\" flags "${flags}")
+  string(REPLACE "\"" "\\\"" flags "${flags}")
   set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}_perfgate_main.cpp")
   file(CONFIGURE OUTPUT "${main}" CONTENT
-"#include \"perfgate/main.h\"
-int main(int argc, char** argv) { return perfgate::perfgate_main(argc, argv, \"${CMAKE_CURRENT_SOURCE_DIR}\"); }
+"// Generated by perfgate_add_executable
+#include \"perfgate/main.h\"
+int main(int argc, char** argv) {
+  perfgate::Project project;
+  project.dir = \"${CMAKE_CURRENT_SOURCE_DIR}\";
+  project.build_type = \"${build_type}\";
+  project.compiler = \"${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}\";
+  project.build_flags = \"${flags}\";
+  project.thresholds_dir = \"${PERFGATE_THRESHOLDS_DIR}\";
+  return perfgate::perfgate_main(argc, argv, project);
+}
 ")
   add_executable(${name} "${main}")
-  target_link_libraries(${name} PRIVATE perfgate::harness)
-  perfgate_add_kernels(${name} SOURCES ${ARG_SOURCES} SHADERS ${ARG_SHADERS})
+  target_link_libraries(${name} PRIVATE perfgate::harness perfgate::peak_kernels)
+  if(kernel_options)
+    target_link_libraries(${name} PRIVATE perfgate::kernel_options)
+  endif()
+  perfgate_add_kernels(${name} ${forward})
 endfunction()

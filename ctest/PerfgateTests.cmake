@@ -1,8 +1,9 @@
-# perfgate_discover_tests(<perfgate executable target> [LABELS ...])
+# perfgate_discover_tests(<perfgate executable target> [LABELS <label>...] [ARGS <check arg>...])
 #
 # Registers one CTest test per case of the executable at test time (like gtest_discover_tests):
 # ctest asks `<exe> list --ctest` for the cases, so a new kernel adds its tests with no CMake
-# edit. Each test runs `<exe> check <case id>`; exit 77 (no device, no baseline) is a skip.
+# edit. Each test runs `<exe> check <case id> ARGS...`; exit 77 (no device, no baseline) is a
+# skip. Every test is labelled perf, its kernel, its backend and the LABELS given.
 #
 # CPU perf tests run alone (RUN_SERIAL): they drive every core, so nothing may overlap them.
 # Vulkan perf tests ask CTest for one GPU (RESOURCE_GROUPS gpus:1): under
@@ -14,7 +15,14 @@ include_guard(GLOBAL)
 set(_perfgate_tests_dir "${CMAKE_CURRENT_LIST_DIR}")
 
 function(perfgate_discover_tests target)
-  cmake_parse_arguments(ARG "" "" "ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "ARGS;LABELS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "perfgate_discover_tests(${target}): unexpected argument '${ARG_UNPARSED_ARGUMENTS}' (keywords: LABELS ARGS)")
+  endif()
+  set(extra_labels "")
+  if(ARG_LABELS)
+    set(extra_labels ";${ARG_LABELS}")
+  endif()
   set(results_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate-results")
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_perf_include.cmake")
   file(GENERATE OUTPUT "${include_file}" CONTENT
@@ -37,7 +45,7 @@ foreach(line IN LISTS perfgate_lines)
   list(GET fields 2 backend)
   add_test(\"\${case}\" \"$<TARGET_FILE:${target}>\" check \"\${case}\" --results-dir \"${results_dir}\" ${ARG_ARGS})
   set_tests_properties(\"\${case}\" PROPERTIES
-    LABELS \"perf;\${kernel};\${backend}\"
+    LABELS \"perf;\${kernel};\${backend}${extra_labels}\"
     FIXTURES_REQUIRED ${target}_perf_run
     SKIP_RETURN_CODE 77
     TIMEOUT 600)
@@ -53,10 +61,10 @@ endforeach()
   # One run = one ctest invocation: the setup clears the results folder, the cleanup merges it
   # into ${target}-results.json and posts one alert (perfgate notify) for the whole run.
   add_test(NAME ${target}_perf_setup COMMAND "${CMAKE_COMMAND}" -E rm -rf "${results_dir}")
-  set_tests_properties(${target}_perf_setup PROPERTIES FIXTURES_SETUP ${target}_perf_run LABELS perf)
+  set_tests_properties(${target}_perf_setup PROPERTIES FIXTURES_SETUP ${target}_perf_run LABELS "perf;${ARG_LABELS}")
   add_test(NAME ${target}_perf_summary COMMAND "${CMAKE_COMMAND}"
            -DPERFGATE=$<TARGET_FILE:${target}> -DRESULTS_DIR=${results_dir}
            -DOUT=${CMAKE_CURRENT_BINARY_DIR}/${target}-results.json
            -P "${_perfgate_tests_dir}/perfgate_summary.cmake")
-  set_tests_properties(${target}_perf_summary PROPERTIES FIXTURES_CLEANUP ${target}_perf_run LABELS perf)
+  set_tests_properties(${target}_perf_summary PROPERTIES FIXTURES_CLEANUP ${target}_perf_run LABELS "perf;${ARG_LABELS}")
 endfunction()

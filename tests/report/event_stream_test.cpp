@@ -36,6 +36,8 @@ TEST_F(EventStreamTest, VulkanCaseHasOneLinePerDispatchWithGeometryThenTheCase) 
   c.id = "reduce/vulkan/n=1048576,wg=256";
   c.encode_ns = 420;
   c.stages = {{"partials", 40000, 80}, {"final", 10000, 20}};
+  // As reflected from the SPIR-V: a literal size the specialization words do not show.
+  c.local_sizes = {{512, 1, 1}, {64, 2, 1}};
   DeviceLimits limits;
   limits.max_workgroup_invocations = 1024;
   {
@@ -49,7 +51,8 @@ TEST_F(EventStreamTest, VulkanCaseHasOneLinePerDispatchWithGeometryThenTheCase) 
   EXPECT_EQ(lines[0]["stage"], "partials");
   EXPECT_EQ(lines[0]["gpu_ns"], 40000);
   EXPECT_EQ(lines[0]["host_encode_ns"], 420);
-  EXPECT_EQ(lines[0]["local_size"][0], 256);
+  EXPECT_EQ(lines[0]["local_size"], nlohmann::json::array({512, 1, 1}));
+  EXPECT_EQ(lines[1]["local_size"], nlohmann::json::array({64, 2, 1}));
   EXPECT_GE(lines[0]["groups"][0].get<int>(), 1);
   EXPECT_EQ(lines[1]["stage"], "final");
   EXPECT_EQ(lines[2]["type"], "case");

@@ -45,7 +45,7 @@ TEST(StoreGbenchImport, ImportsAUsersBenchmarks) {
   const json doc = json::parse(kUserOutput);
   ASSERT_TRUE(is_gbench_json(doc));
   const RunResult run = run_from_gbench_json(doc);
-  EXPECT_EQ(run.fingerprint.machine_id, "gbench-ci-runner-7");
+  EXPECT_EQ(run.fingerprint.machine_id, "cpu-ci-runner-7-8t");  // the thresholds' cpu-* rules apply
   EXPECT_EQ(run.fingerprint.cpu_threads, 8);
   EXPECT_EQ(run.started_at, "2024-05-01T12:00:00+00:00");
   EXPECT_EQ(run.run_id, run_from_gbench_json(doc).run_id);  // stable: history keeps one entry

@@ -4,11 +4,13 @@
 // implementation is a plan of dispatches that the harness records, times and checks.
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -55,14 +57,38 @@ struct DeviceLimits {
   std::uint32_t compute_units = 1;  // CPU threads, or an estimate of GPU multiprocessors
 };
 
+// A buffer bound at any descriptor set and binding, whole or a byte range of it (a real engine
+// binds sub-ranges of its allocations). The offset must be a multiple of the device's
+// minStorageBufferOffsetAlignment (16 or less on common devices).
+struct BufferBinding {
+  std::uint32_t set = 0;
+  std::uint32_t binding = 0;
+  std::string buffer;
+  std::uint64_t offset_bytes = 0;
+  std::uint64_t range_bytes = 0;  // 0: to the end of the buffer
+};
+
 struct Dispatch {
-  std::string shader;                         // "<kernel folder>/<file stem>", e.g. "copy/copy"
-  std::vector<std::string> bindings;          // binding i of set 0 is the buffer bindings[i]
+  std::string shader;                         // its embedded name, e.g. "copy/copy"
+  std::vector<std::string> bindings;          // binding i of set 0 is the whole buffer bindings[i]
   std::vector<std::uint32_t> specialization;  // constant_id i = specialization[i]; by the
                                               // suite's convention 0 is local_size_x
-  std::vector<std::uint32_t> push_constants;  // 32-bit words, offset 0
+  std::vector<std::uint32_t> push_constants;  // 32-bit words, offset 0 (see push())
   std::array<std::uint32_t, 3> groups{1, 1, 1};
-  std::string stage;  // component name in breakdowns (default: shader)
+  std::string stage;                   // component name in breakdowns (default: shader)
+  std::vector<BufferBinding> bound;    // more bindings: other sets, offsets and ranges
+
+  // The push-constant block from a C++ struct laid out as the shader's block (std430 rules):
+  // its bytes, padded with zeros to whole 32-bit words.
+  template <class Block>
+  Dispatch& push(const Block& block) {
+    static_assert(std::is_trivially_copyable_v<Block>, "a push-constant block is copied byte for byte");
+    push_constants.assign((sizeof(Block) + 3) / 4, 0u);
+    std::memcpy(push_constants.data(), &block, sizeof(Block));
+    return *this;
+  }
+  // `bindings` (set 0, whole buffers) followed by `bound`.
+  std::vector<BufferBinding> all_bindings() const;
 };
 
 // Dispatches run in order with a compute-to-compute memory barrier between them. One timed
@@ -147,6 +173,9 @@ class KernelDef {
   bool default_suite() const { return default_suite_; }
   const std::string& source_hash() const { return source_hash_; }
   void set_source_hash(std::string hash) { source_hash_ = std::move(hash); }
+  // One of the peak kernels every perfgate command carries (copy, fma_peak); set at registration.
+  bool peak() const { return peak_; }
+  void set_peak(bool yes) { peak_ = yes; }
 
   std::vector<BufferSpec> buffer_specs(const Params& params) const;
   void fill_inputs(const Params& params, Buffers& buffers, Rng& rng) const;
@@ -173,6 +202,7 @@ class KernelDef {
   VulkanFn vulkan_;
   ValidFn valid_;
   bool default_suite_ = true;
+  bool peak_ = false;
   std::string source_hash_;
 };
 

@@ -15,12 +15,20 @@
 #ifndef PERFGATE_SOURCE_HASH
 #define PERFGATE_SOURCE_HASH ""  // set per kernel source by perfgate_add_kernels()
 #endif
+#ifndef PERFGATE_KERNEL_IS_PEAK
+#define PERFGATE_KERNEL_IS_PEAK false  // true for copy and fma_peak (perfgate::peak_kernels)
+#endif
 
 namespace perfgate {
 
-bool register_kernel(KernelDef (*define)(), const char* source_hash);
+bool register_kernel(KernelDef (*define)(), const char* source_hash, bool peak = false);
 const std::vector<KernelDef>& registered_kernels();  // sorted by name
 const KernelDef* find_kernel(std::string_view name);
+// Whether the peak kernels (KernelDef::peak) are cases of this command's suite: in perfgate's own
+// command they are; in a project's own they measure `% peak` only, and are cases only where a
+// selection names them. perfgate_main sets it.
+void set_peak_kernels_in_suite(bool yes);
+bool peak_kernels_in_suite();
 
 // SPIR-V embedded at build time from kernels/<folder>/<stem>.comp under "<folder>/<stem>".
 bool register_shader(const char* name, const std::uint32_t* words, std::size_t word_count);
@@ -32,5 +40,5 @@ std::vector<std::string> shader_names();
 #define PERFGATE_KERNEL(ident)                                                     \
   static ::perfgate::KernelDef perfgate_define_##ident();                          \
   [[maybe_unused]] static const bool perfgate_registered_##ident =                 \
-      ::perfgate::register_kernel(&perfgate_define_##ident, PERFGATE_SOURCE_HASH); \
+      ::perfgate::register_kernel(&perfgate_define_##ident, PERFGATE_SOURCE_HASH, PERFGATE_KERNEL_IS_PEAK); \
   static ::perfgate::KernelDef perfgate_define_##ident()

@@ -1,6 +1,7 @@
 #pragma once
 // What a run produces: per case, the samples of each metric, their summary, the judgement
 // against the baseline, and the context (machine fingerprint, commit) it was measured in.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -34,7 +35,8 @@ struct Fingerprint {
   std::string cpu_model;
   int cpu_threads = 0;
   std::string compiler;
-  std::string build_type;
+  std::string build_type;   // of the project whose kernels ran ("none": unoptimised)
+  std::string build_flags;  // the C++ flags its kernels compiled with
 };
 
 struct Summary {
@@ -136,6 +138,7 @@ struct CaseResult {
   // their baselines), and a results folder merged from several GPUs keeps each case's device.
   std::string device_uuid;
   std::string gpu_slot;            // the CTest `gpus` resource id it ran on, "" without a resource spec
+  std::vector<std::array<std::uint32_t, 3>> local_sizes;  // per dispatch, from the SPIR-V (Vulkan)
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 

@@ -33,6 +33,7 @@ struct ProposeFlags {
   // runs in another mode (stats/run_noise.h); more where runs are cheap and the noise matters.
   int runs = 5;
   std::string out;
+  std::string binary_name;  // the hints name the command that was run
 };
 
 // A private folder for the runs' results, removed with everything in it.
@@ -135,9 +136,9 @@ int propose_main(const ProposeFlags& flags) {
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
   std::fputs(unstable_cases(candidate, ThresholdSet::load(flags.common.thresholds_dir)).c_str(), stdout);
   std::printf(
-      "review:  perfgate baseline diff %s --markdown\n"
-      "approve: perfgate baseline approve %s --by NAME --reason TEXT\n",
-      out.string().c_str(), out.string().c_str());
+      "review:  %s baseline diff %s --markdown\n"
+      "approve: %s baseline approve %s --by NAME --reason TEXT\n",
+      flags.binary_name.c_str(), out.string().c_str(), flags.binary_name.c_str(), out.string().c_str());
   return 0;
 }
 
@@ -152,6 +153,7 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   add_selection_options(*propose, flags->common);
   flags->common.baselines_dir = context.baselines_dir();
   flags->common.thresholds_dir = context.thresholds_dir();
+  flags->binary_name = context.binary_name;
   propose
       ->add_option("--runs", flags->runs,
                    "Separate runs (processes) to measure; their spread becomes part of the noise")

@@ -10,8 +10,12 @@ struct Context {
   int exit_code = 0;
   // The project whose baselines/ and thresholds/ folders are the defaults.
   std::string project_dir;
+  // The installed default thresholds, used when the project has no thresholds/ folder.
+  std::string installed_thresholds_dir;
+  // This command's own name, as the hints it prints spell it (a project's own perfgate command).
+  std::string binary_name = "perfgate";
   std::string baselines_dir() const { return project_dir + "/baselines"; }
-  std::string thresholds_dir() const { return project_dir + "/thresholds"; }
+  std::string thresholds_dir() const;
 };
 
 void add_run_command(CLI::App& app, Context& context);  // also the default command

@@ -83,7 +83,8 @@ int list_main(const ListFlags& flags) {
     std::string in;
     for (Backend b : {Backend::cpu, Backend::vulkan})
       if (k.has_backend(b)) in += (in.empty() ? "" : ",") + std::string(to_string(b));
-    std::printf("  %-16s [%s] %s\n", k.name().c_str(), in.c_str(), k.description().c_str());
+    const char* peak = k.peak() && !peak_kernels_in_suite() ? " (peak kernel: measures % peak)" : "";
+    std::printf("  %-16s [%s] %s%s\n", k.name().c_str(), in.c_str(), k.description().c_str(), peak);
   }
   std::printf("cases (%zu):\n", cases.size());
   for (const auto& c : cases) std::printf("  %s\n", c.id.c_str());

@@ -42,7 +42,9 @@ class Progress {
 void print_check_details(const CaseResult& r) {
   std::printf("%s: %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str());
   if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
-  if (!r.check.empty()) std::printf("  correctness: %s\n", r.check.c_str());
+  // A wrong result's message already quotes the check.
+  if (!r.check.empty() && r.message.find(r.check) == std::string::npos)
+    std::printf("  correctness: %s\n", r.check.c_str());
   for (const auto& j : r.judgements)
     std::printf("  %-15s %-12s %s\n", j.metric.c_str(), std::string(to_string(j.verdict)).c_str(),
                 j.reason.c_str());

@@ -9,6 +9,13 @@ namespace perfgate {
 
 std::string_view to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "vulkan"; }
 
+std::vector<BufferBinding> Dispatch::all_bindings() const {
+  std::vector<BufferBinding> all;
+  for (std::size_t i = 0; i < bindings.size(); ++i) all.push_back({0, static_cast<std::uint32_t>(i), bindings[i]});
+  all.insert(all.end(), bound.begin(), bound.end());
+  return all;
+}
+
 Backend backend_from_string(std::string_view name) {
   if (name == "cpu") return Backend::cpu;
   if (name == "vulkan") return Backend::vulkan;
@@ -79,15 +86,43 @@ void KernelDef::fill_inputs(const Params& params, Buffers& buffers, Rng& rng) co
 
 Cost KernelDef::cost_of(const Params& params) const { return cost_ ? cost_(params) : Cost{}; }
 
+// An output's elements as doubles, whatever its element type, for the reference comparison.
+static std::vector<double> output_values(const HostBuffer& buffer) {
+  auto widen = [](auto values) { return std::vector<double>(values.begin(), values.end()); };
+  switch (buffer.spec.type) {
+    case ElementType::f32: return widen(buffer.as<float>());
+    case ElementType::u8: return widen(buffer.as<std::uint8_t>());
+    case ElementType::u32: return widen(buffer.as<std::uint32_t>());
+    case ElementType::i32: return widen(buffer.as<std::int32_t>());
+    case ElementType::f16: {
+      std::vector<double> out;
+      for (std::uint16_t bits : buffer.as<std::uint16_t>()) out.push_back(from_half(bits));
+      return out;
+    }
+  }
+  return {};
+}
+
+static double relative_l2_error_of(const std::vector<double>& actual, const std::vector<double>& expected) {
+  if (actual.size() != expected.size()) return INFINITY;
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (!std::isfinite(actual[i])) return INFINITY;  // poison left behind, or a NaN computed
+    const double d = actual[i] - expected[i];
+    diff += d * d;
+    norm += expected[i] * expected[i];
+  }
+  if (norm == 0) return std::sqrt(diff);
+  return std::sqrt(diff / norm);
+}
+
 CheckResult KernelDef::verify(const Params& params, const Buffers& buffers) const {
   if (check_) return check_(params, buffers);
   if (!reference_) return {false, "kernel " + name_ + " has neither a reference nor a check"};
   CheckResult result{true, ""};
   for (const auto& [output, expected] : reference_(params, buffers)) {
-    const HostBuffer& buffer = buffers[output];
-    if (buffer.spec.type != ElementType::f32)
-      return {false, "output " + output + " is not f32: give the kernel a custom check"};
-    const double error = relative_l2_error(buffer.as<float>(), expected);
+    // Every element type is compared as its values: f16 widened, integers exactly representable.
+    const double error = relative_l2_error_of(output_values(buffers[output]), expected);
     char text[160];
     std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g)", output.c_str(), error,
                   tolerance_);
@@ -113,16 +148,7 @@ VulkanPlan KernelDef::vulkan_plan(const Params& params, const DeviceLimits& limi
 }
 
 double relative_l2_error(std::span<const float> actual, const std::vector<double>& expected) {
-  if (actual.size() != expected.size()) return INFINITY;
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (!std::isfinite(actual[i])) return INFINITY;  // poison left behind, or a NaN computed
-    const double d = actual[i] - expected[i];
-    diff += d * d;
-    norm += expected[i] * expected[i];
-  }
-  if (norm == 0) return std::sqrt(diff);
-  return std::sqrt(diff / norm);
+  return relative_l2_error_of(std::vector<double>(actual.begin(), actual.end()), expected);
 }
 
 }  // namespace perfgate

@@ -21,9 +21,10 @@ std::map<std::string, std::span<const std::uint32_t>, std::less<>>& shaders() {
 
 }  // namespace
 
-bool register_kernel(KernelDef (*define)(), const char* source_hash) {
+bool register_kernel(KernelDef (*define)(), const char* source_hash, bool peak) {
   KernelDef def = define();
   def.set_source_hash(source_hash);
+  def.set_peak(peak);
   auto& all = kernels();
   if (std::any_of(all.begin(), all.end(), [&](const KernelDef& k) { return k.name() == def.name(); }))
     throw Error("kernel '" + def.name() + "' is registered twice");
@@ -34,6 +35,13 @@ bool register_kernel(KernelDef (*define)(), const char* source_hash) {
 }
 
 const std::vector<KernelDef>& registered_kernels() { return kernels(); }
+
+static bool& peak_in_suite() {
+  static bool yes = true;
+  return yes;
+}
+void set_peak_kernels_in_suite(bool yes) { peak_in_suite() = yes; }
+bool peak_kernels_in_suite() { return peak_in_suite(); }
 
 const KernelDef* find_kernel(std::string_view name) {
   for (const auto& k : kernels())

@@ -83,12 +83,25 @@ static std::string cpu_slug(std::string model) {
   return slug;
 }
 
+static BuildIdentity& build_identity() {
+  static BuildIdentity identity{PERFGATE_COMPILER, PERFGATE_BUILD_TYPE, PERFGATE_BUILD_FLAGS};
+  return identity;
+}
+
+void set_build_identity(const BuildIdentity& identity) {
+  BuildIdentity& current = build_identity();
+  if (!identity.compiler.empty()) current.compiler = identity.compiler;
+  if (!identity.build_type.empty()) current.build_type = identity.build_type;
+  if (!identity.build_flags.empty()) current.build_flags = identity.build_flags;
+}
+
 Fingerprint host_fingerprint() {
   Fingerprint f;
   f.cpu_model = cpu_model();
   f.cpu_threads = cpu_threads();
-  f.compiler = PERFGATE_COMPILER;
-  f.build_type = PERFGATE_BUILD_TYPE;
+  f.compiler = build_identity().compiler;
+  f.build_type = build_identity().build_type;
+  f.build_flags = build_identity().build_flags;
   f.backend = "cpu";
   f.device_name = f.cpu_model;
   f.machine_id = "cpu-" + cpu_slug(f.cpu_model) + "-" + std::to_string(f.cpu_threads) + "t";

@@ -15,7 +15,15 @@ std::string cpu_model();
 int cpu_threads();
 std::uint64_t cpu_last_level_cache_bytes();
 std::uint64_t host_memory_bytes();  // physical memory; 0 when unknown
-// A fingerprint with the host's CPU, compiler and build type filled in.
+// The build whose kernels run: perfgate's own unless the command's project says otherwise
+// (perfgate_main sets it once, before any fingerprint is taken). Empty fields keep perfgate's.
+struct BuildIdentity {
+  std::string compiler;
+  std::string build_type;
+  std::string build_flags;
+};
+void set_build_identity(const BuildIdentity& identity);
+// A fingerprint with the host's CPU and the build's compiler, type and flags filled in.
 Fingerprint host_fingerprint();
 std::string perfgate_version();
 

@@ -139,6 +139,15 @@ std::pair<std::string, std::vector<std::int64_t>> parse_axis_option(const std::s
   return {name, values};
 }
 
+// Whether the selection names this kernel: by --kernel, or a case glob that is its name or
+// starts with "<name>/".
+static bool names_kernel(const Selection& selection, const std::string& name) {
+  if (selection.kernel_glob == name) return true;
+  for (const auto& glob : selection.case_globs)
+    if (glob == name || glob.rfind(name + "/", 0) == 0) return true;
+  return false;
+}
+
 std::vector<CaseSpec> select_cases(const Selection& selection) {
   const std::vector<Backend> all_backends{Backend::cpu, Backend::vulkan};
   const auto& backends = selection.backends.empty() ? all_backends : selection.backends;
@@ -149,6 +158,7 @@ std::vector<CaseSpec> select_cases(const Selection& selection) {
 
   for (const KernelDef& kernel : registered_kernels()) {
     if (!selection.kernel_glob.empty() && !glob_match(selection.kernel_glob, kernel.name())) continue;
+    if (kernel.peak() && !peak_kernels_in_suite() && !names_kernel(selection, kernel.name())) continue;
     kernel_matched = true;
     if (selection.default_suite_only && selection.case_globs.empty() && !kernel.default_suite()) continue;
     for (const Axis& axis : kernel.axes())

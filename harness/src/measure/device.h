@@ -1,6 +1,7 @@
 #pragma once
 // A backend's device as the measuring layer sees it. The CPU device lives in cpu/, the Vulkan
 // device in vulkan/; nothing above measure/ knows which one it holds.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -39,6 +40,9 @@ class PreparedCase {
   // Host time to record one dispatch of the plan into a command buffer, from the latest
   // recording; 0 where nothing is recorded (the CPU).
   virtual double encode_ns_per_dispatch() const { return 0; }
+  // Each dispatch's workgroup size as its shader runs it (Vulkan: from the SPIR-V and the
+  // specialization); empty where there are no workgroups (the CPU).
+  virtual std::vector<std::array<std::uint32_t, 3>> local_sizes() const { return {}; }
 };
 
 class Device {

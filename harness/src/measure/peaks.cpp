@@ -1,6 +1,7 @@
 #include "measure/peaks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -42,6 +43,9 @@ double measure_peak(Device& device, const char* kernel_name, bool flops) {
   return best;
 }
 
+// A ceiling is a positive, finite number; a zero means it could not be measured here.
+bool usable(double ceiling) { return std::isfinite(ceiling) && ceiling > 0; }
+
 }  // namespace
 
 Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
@@ -53,12 +57,17 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
     std::ifstream in(file);
     if (in) {
       auto j = nlohmann::json::parse(in);
-      if (j.at("stamp") == stamp) return {j.at("bandwidth_gbps"), j.at("gflops")};
+      const Peaks cached{j.at("bandwidth_gbps"), j.at("gflops")};
+      // A cache holding a zero (written by a perfgate command without the peak kernels) is
+      // measured again and repaired.
+      if (j.at("stamp") == stamp && usable(cached.bandwidth_gbps) && usable(cached.gflops)) return cached;
     }
   } catch (const std::exception&) {
     // A broken cache is measured again below.
   }
   Peaks peaks{measure_peak(device, "copy", false), measure_peak(device, "fma_peak", true)};
+  // Only a complete measurement is cached: a zero would hide `% peak` from every later run.
+  if (!usable(peaks.bandwidth_gbps) || !usable(peaks.gflops)) return peaks;
   try {
     write_file_atomically(file, nlohmann::json{{"stamp", stamp},
                                                {"machine_id", device.fingerprint().machine_id},

@@ -9,8 +9,8 @@
 namespace perfgate {
 
 // Reads `<cache_dir>/peaks-<machine id>.json`, or measures and writes it. A cache written by
-// another perfgate version or an unreadable cache is measured again. Returns zeros for what the
-// registry cannot measure (no copy or fma_peak kernel).
+// another perfgate version, an unreadable cache or one holding a zero is measured again. Returns
+// zeros for what could not be measured (a peak kernel failed its check), and then writes nothing.
 Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir);
 
 }  // namespace perfgate

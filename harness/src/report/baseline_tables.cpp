@@ -58,8 +58,9 @@ std::string render_candidate_diff(const Candidate& candidate, const std::vector<
       digest_ok ? "digest ok" : "DIGEST MISMATCH: changed after proposing, approve will refuse it";
   const std::string about = std::to_string(candidate.cases.size()) + " cases, " +
                             std::to_string(candidate.run_ids.size()) + " separate runs, measured " +
-                            candidate.measured_at + " at commit " + short_commit(candidate.commit) + ", " +
-                            digest;
+                            candidate.measured_at +
+                            (candidate.commit.empty() ? "" : " at commit " + short_commit(candidate.commit)) +
+                            ", " + digest;
   if (markdown)
     return "### Baseline candidate for `" + candidate.machine_id() + "`\n\n" + about + "\n\n" +
            table.markdown();

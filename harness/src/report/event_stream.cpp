@@ -42,7 +42,9 @@ std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, con
     e["stage"] = d.stage.empty() ? d.shader : d.stage;
     e["shader"] = d.shader;
     e["groups"] = d.groups;
-    if (!d.specialization.empty()) e["local_size"] = {d.specialization[0], 1, 1};
+    // As the shader runs it (reflected from its SPIR-V); a literal local_size_x = 512 has no
+    // specialization word to read it from.
+    if (i < r.local_sizes.size()) e["local_size"] = r.local_sizes[i];
     // Per-stage GPU time where the plan has stages, else the whole (one-dispatch) plan's.
     e["gpu_ns"] = i < r.stages.size() ? r.stages[i].latency_ns : plan.dispatches.size() == 1 ? total_ns : 0.0;
     e["host_encode_ns"] = r.encode_ns;

@@ -27,6 +27,27 @@ std::string library_build_type(const std::string& build_type) {
   return lower == "debug" ? "debug" : "release";
 }
 
+// Every case is exported as this many repetitions, whatever its sample count: compare.py pairs
+// two runs repetition by repetition, and counts that differ between runs (200 against 21) made
+// its OVERALL_GEOMEAN call a 2.3x slowdown "88% faster".
+constexpr std::size_t kRepetitions = 20;
+
+// The samples' (i + 0.5) / kRepetitions quantiles, linearly interpolated: the same distribution in
+// a fixed number of values.
+std::vector<double> fixed_repetitions(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  std::vector<double> out;
+  for (std::size_t i = 0; i < kRepetitions; ++i) {
+    const double at = (static_cast<double>(i) + 0.5) / kRepetitions * static_cast<double>(samples.size()) - 0.5;
+    const double clamped = std::clamp(at, 0.0, static_cast<double>(samples.size() - 1));
+    const auto low = static_cast<std::size_t>(std::floor(clamped));
+    const std::size_t high = std::min(low + 1, samples.size() - 1);
+    const double fraction = clamped - static_cast<double>(low);
+    out.push_back(samples[low] + (samples[high] - samples[low]) * fraction);
+  }
+  return out;
+}
+
 std::vector<double> rates(const std::vector<double>& latency_ns, double per_iteration) {
   std::vector<double> out;
   for (double ns : latency_ns) out.push_back(ns > 0 ? per_iteration / (ns * 1e-9) : 0);
@@ -58,12 +79,13 @@ void append_case(json& benchmarks, const CaseResult& c, int family) {
     benchmarks.push_back(std::move(run));
     return;
   }
-  const std::vector<double>& real_ns = latency->second.samples;
+  const std::vector<double>& samples_ns = latency->second.samples;
   // cpu_time: the host's wall time per dispatch when it was recorded (GPU cases), else real time.
-  std::vector<double> cpu_ns = real_ns;
+  std::vector<double> host_ns = samples_ns;
   if (auto host = c.metrics.find(metric::host_latency_ns);
-      host != c.metrics.end() && host->second.samples.size() == real_ns.size())
-    cpu_ns = host->second.samples;
+      host != c.metrics.end() && host->second.samples.size() == samples_ns.size())
+    host_ns = host->second.samples;
+  const std::vector<double> real_ns = fixed_repetitions(samples_ns), cpu_ns = fixed_repetitions(host_ns);
   const double bytes = c.cost.bytes();
   const std::vector<double> bytes_rate = rates(real_ns, bytes), flops_rate = rates(real_ns, c.cost.flops);
   const std::size_t n = real_ns.size();
@@ -78,8 +100,9 @@ void append_case(json& benchmarks, const CaseResult& c, int family) {
     if (c.cost.flops > 0) run["FLOPS"] = flops_rate[i];
     benchmarks.push_back(std::move(run));
   }
-  const Summary real = summarize(real_ns), cpu = summarize(cpu_ns), bps = summarize(bytes_rate),
-                fps = summarize(flops_rate);
+  // The aggregates are the samples' own, not the repetitions'.
+  const Summary real = summarize(samples_ns), cpu = summarize(host_ns),
+                bps = summarize(rates(samples_ns, bytes)), fps = summarize(rates(samples_ns, c.cost.flops));
   const std::pair<const char*, double Summary::*> aggregates[] = {
       {"mean", &Summary::mean}, {"median", &Summary::median}, {"stddev", &Summary::stddev}};
   for (const auto& [aggregate, field] : aggregates) {

@@ -10,7 +10,8 @@
 namespace perfgate {
 
 // context (date, host, CPUs, build type, plus a "perfgate" object with the fingerprint, run id
-// and commit) and benchmarks: per case one "iteration" run per latency sample (real_time and
+// and commit) and benchmarks: per case 20 "iteration" runs, the latency samples' quantiles
+// ((i + 0.5) / 20), so every case and every run has the same repetition count (real_time and
 // cpu_time in ns, bytes_per_second, FLOPS when the case counts flops) and the mean, median and
 // stddev "aggregate" runs. Cases without samples (error, skipped) appear once with
 // error_occurred and error_message.

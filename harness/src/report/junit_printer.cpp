@@ -10,8 +10,15 @@ namespace perfgate {
 namespace {
 
 std::string property(const std::string& name, const std::string& value) {
-  return fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name), xml_escape(value));
+  return fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name), xml_escape(value));
 }
+
+// A case's figures as "name: value" lines: the Jenkins xUnit schema allows no <properties> in a
+// <testcase> (and Jenkins reads them only with keepProperties); every viewer shows system-out.
+std::string line(const std::string& name, const std::string& value) { return name + ": " + value + "\n"; }
+
+// Seconds with at most 3 decimals: the schema's time pattern (SUREFIRE_TIME) allows no more.
+std::string seconds_text(double seconds) { return fmt::format("{:.3f}", seconds); }
 
 std::string number(double value) { return fmt::format("{:.6g}", value); }
 
@@ -26,28 +33,28 @@ double measured_seconds(const CaseResult& c) {
 std::string testcase(const CaseResult& c, const std::string& machine_id) {
   // classname groups cases the way JUnit viewers group classes: kernel.backend.
   std::string out =
-      fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.6f}\">\n", xml_escape(c.id),
-                  xml_escape(c.kernel + "." + c.backend), measured_seconds(c));
-  out += "      <properties>\n";
-  out += property("verdict", std::string(to_string(c.verdict)));
-  out += property("machine_id", machine_id);
-  if (!c.bound.empty()) out += property("bound", c.bound);
+      fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{}\">\n", xml_escape(c.id),
+                  xml_escape(c.kernel + "." + c.backend), seconds_text(measured_seconds(c)));
+  std::string figures;
+  if (!c.message.empty()) figures += c.message + "\n";
+  figures += line("verdict", std::string(to_string(c.verdict)));
+  figures += line("machine_id", machine_id);
+  if (!c.bound.empty()) figures += line("bound", c.bound);
   for (const auto& [name, metric] : c.metrics) {
-    out += property(name + ".median", number(metric.summary.median));
-    out += property(name + ".mad", number(metric.summary.mad));
-    out += property(name + ".samples", std::to_string(metric.summary.count));
+    figures += line(name + ".median", number(metric.summary.median));
+    figures += line(name + ".mad", number(metric.summary.mad));
+    figures += line(name + ".samples", std::to_string(metric.summary.count));
   }
   for (const auto& j : c.judgements) {
-    out += property(j.metric + ".baseline_median", number(j.baseline_median));
-    out += property(j.metric + ".change_pct", number(j.change_pct));
-    out += property(j.metric + ".threshold_pct", number(j.threshold_pct));
-    if (!j.threshold_source.empty()) out += property(j.metric + ".threshold_source", j.threshold_source);
-    if (j.baseline_runs > 0) out += property(j.metric + ".noise_pct", number(j.noise_pct));
-    if (j.unstable) out += property(j.metric + ".unstable", j.noise_note);
-    out += property(j.metric + ".p_value", number(j.p_value));
-    out += property(j.metric + ".verdict", std::string(to_string(j.verdict)));
+    figures += line(j.metric + ".baseline_median", number(j.baseline_median));
+    figures += line(j.metric + ".change_pct", number(j.change_pct));
+    figures += line(j.metric + ".threshold_pct", number(j.threshold_pct));
+    if (!j.threshold_source.empty()) figures += line(j.metric + ".threshold_source", j.threshold_source);
+    if (j.baseline_runs > 0) figures += line(j.metric + ".noise_pct", number(j.noise_pct));
+    if (j.unstable) figures += line(j.metric + ".unstable", j.noise_note);
+    figures += line(j.metric + ".p_value", number(j.p_value));
+    figures += line(j.metric + ".verdict", std::string(to_string(j.verdict)));
   }
-  out += "      </properties>\n";
   const std::string message = xml_escape(c.message.empty() ? std::string(to_string(c.verdict)) : c.message);
   switch (c.verdict) {
     case Verdict::regressed:
@@ -60,8 +67,9 @@ std::string testcase(const CaseResult& c, const std::string& machine_id) {
       out += fmt::format("      <skipped message=\"{}: {}\"/>\n", to_string(c.verdict), message);
       break;
     default:
-      if (!c.message.empty()) out += "      <system-out>" + message + "</system-out>\n";
+      break;
   }
+  out += "      <system-out>" + xml_escape(figures) + "</system-out>\n";
   return out + "    </testcase>\n";
 }
 
@@ -81,14 +89,13 @@ std::string render_junit(const RunResult& run) {
     seconds += measured_seconds(*c);
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format(
-      "<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
-      "time=\"{:.6f}\">\n",
-      run.cases.size(), failures, skipped, seconds);
+  // <testsuites> takes no `skipped` in the schema; the suite carries it.
+  out += fmt::format("<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{}\">\n",
+                     run.cases.size(), failures, seconds_text(seconds));
   out += fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" "
-      "time=\"{:.6f}\"{}>\n",
-      xml_escape(suite), run.cases.size(), failures, skipped, seconds,
+      "time=\"{}\"{}>\n",
+      xml_escape(suite), run.cases.size(), failures, skipped, seconds_text(seconds),
       run.started_at.empty() ? "" : " timestamp=\"" + xml_escape(run.started_at) + "\"");
   out += "    <properties>\n";
   for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"run_id", run.run_id},
@@ -98,7 +105,7 @@ std::string render_junit(const RunResult& run) {
                                     {"device_name", run.fingerprint.device_name},
                                     {"driver_version", run.fingerprint.driver_version},
                                     {"perfgate_version", run.perfgate_version}})
-    if (!value.empty()) out += property(name, value).substr(2);
+    if (!value.empty()) out += property(name, value);
   out += "    </properties>\n";
   return out + body + "  </testsuite>\n</testsuites>\n";
 }

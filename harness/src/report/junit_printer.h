@@ -1,7 +1,8 @@
 #pragma once
-// A run as JUnit XML: one <testcase> per case with its metrics, verdict and delta as
-// <properties> (ctest's own JUnit output drops measurements). Regressed and error cases carry a
-// <failure>, skipped and no-baseline cases a <skipped>.
+// A run as JUnit XML valid under the Jenkins xUnit JUnit schema (and read by GitLab): one
+// <testcase> per case with its metrics, verdict and delta as "name: value" lines in <system-out>
+// (ctest's own JUnit output drops measurements), times with at most 3 decimals. Regressed and
+// error cases carry a <failure>, skipped and no-baseline cases a <skipped>.
 #include <string>
 
 #include "perfgate/result.h"

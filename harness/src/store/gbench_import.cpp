@@ -152,8 +152,12 @@ void read_context(RunResult& run, const json& context, const json& document) {
     run.started_at = context.value("date", "");
     return;
   }
+  // Google Benchmark ran on a CPU: classified as perfgate's CPU machines are (cpu-<host>-<N>t),
+  // so the thresholds' "cpu-*" rules apply to it.
   const std::string host = context.value("host_name", "");
-  run.fingerprint.machine_id = host.empty() ? "gbench" : "gbench-" + slug(host);
+  const int threads = context.value("num_cpus", 0);
+  run.fingerprint.machine_id = "cpu-" + (host.empty() ? std::string("gbench") : slug(host)) +
+                               (threads > 0 ? "-" + std::to_string(threads) + "t" : "");
   run.fingerprint.backend = "cpu";
   run.fingerprint.device_name = host;
   run.fingerprint.cpu_threads = context.value("num_cpus", 0);

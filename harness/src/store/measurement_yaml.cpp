@@ -26,13 +26,14 @@ void emit_fingerprint(YAML::Emitter& out, const Fingerprint& f) {
   emit_field(out, "cpu_threads", f.cpu_threads);
   emit_field(out, "compiler", f.compiler);
   emit_field(out, "build_type", f.build_type);
+  if (!f.build_flags.empty()) emit_field(out, "build_flags", f.build_flags);
   out << YAML::EndMap;
 }
 
 Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   in.keys(map, at,
           {"machine_id", "backend", "device_name", "vendor_id", "device_id", "driver_version", "api_version",
-           "device_uuid", "cpu_model", "cpu_threads", "compiler", "build_type"});
+           "device_uuid", "cpu_model", "cpu_threads", "compiler", "build_type", "build_flags"});
   Fingerprint f;
   f.machine_id = in.text(map, "machine_id", at);
   f.backend = in.text(map, "backend", at);
@@ -46,6 +47,7 @@ Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, cons
   f.cpu_threads = static_cast<int>(in.integer(map, "cpu_threads", at));
   f.compiler = in.optional_text(map, "compiler", at);
   f.build_type = in.optional_text(map, "build_type", at);
+  f.build_flags = in.optional_text(map, "build_flags", at);
   return f;
 }
 

@@ -53,7 +53,8 @@ json to_json(const Fingerprint& f) {
       {"machine_id", f.machine_id},   {"backend", f.backend},         {"device_name", f.device_name},
       {"vendor_id", f.vendor_id},     {"device_id", f.device_id},     {"driver_version", f.driver_version},
       {"api_version", f.api_version}, {"device_uuid", f.device_uuid}, {"cpu_model", f.cpu_model},
-      {"cpu_threads", f.cpu_threads}, {"compiler", f.compiler},       {"build_type", f.build_type}};
+      {"cpu_threads", f.cpu_threads}, {"compiler", f.compiler},       {"build_type", f.build_type},
+      {"build_flags", f.build_flags}};
 }
 
 Fingerprint fingerprint_from_json(const json& j) {
@@ -70,6 +71,7 @@ Fingerprint fingerprint_from_json(const json& j) {
   f.cpu_threads = j.value("cpu_threads", 0);
   f.compiler = j.value("compiler", "");
   f.build_type = j.value("build_type", "");
+  f.build_flags = j.value("build_flags", "");
   return f;
 }
 

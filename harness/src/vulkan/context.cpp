@@ -115,17 +115,34 @@ PhysicalDeviceInfo query(VkPhysicalDevice handle, int index) {
         amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
 
   if (vulkan12) {
+    VkPhysicalDeviceVulkan11Features features11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
     VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR dot{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES_KHR};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    features.pNext = &features12;
+    features.pNext = &features11;
+    features11.pNext = &features12;
     const bool has_dot = has_extension(extensions, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME);
     if (has_dot) features12.pNext = &dot;
     vkGetPhysicalDeviceFeatures2(handle, &features);
     info.host_query_reset = features12.hostQueryReset == VK_TRUE;
     info.integer_dot_product = has_dot && dot.shaderIntegerDotProduct == VK_TRUE;
+    DeviceFeatures& f = info.features;
+    f.shader_int16 = features.features.shaderInt16 == VK_TRUE;
+    f.shader_int64 = features.features.shaderInt64 == VK_TRUE;
+    f.shader_float64 = features.features.shaderFloat64 == VK_TRUE;
+    f.storage_buffer_16bit = features11.storageBuffer16BitAccess == VK_TRUE;
+    f.uniform_and_storage_buffer_16bit = features11.uniformAndStorageBuffer16BitAccess == VK_TRUE;
+    f.storage_push_constant_16 = features11.storagePushConstant16 == VK_TRUE;
+    f.shader_int8 = features12.shaderInt8 == VK_TRUE;
+    f.shader_float16 = features12.shaderFloat16 == VK_TRUE;
+    f.storage_buffer_8bit = features12.storageBuffer8BitAccess == VK_TRUE;
+    f.uniform_and_storage_buffer_8bit = features12.uniformAndStorageBuffer8BitAccess == VK_TRUE;
+    f.storage_push_constant_8 = features12.storagePushConstant8 == VK_TRUE;
+    f.integer_dot_product = info.integer_dot_product;
   }
+  if (info.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
+    info.features.subgroup_operations = info.subgroup.supportedOperations;
   vkGetPhysicalDeviceMemoryProperties(handle, &info.memory);
 
   std::uint32_t family_count = 0;
@@ -267,8 +284,26 @@ Context::Context(const std::string& selector) {
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
 
+    // Every feature a shader's capabilities may need (device_features.h), where the device has it.
+    const DeviceFeatures& f = info_.features;
+    auto on = [](bool present) { return present ? VK_TRUE : VK_FALSE; };
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.features.shaderInt16 = on(f.shader_int16);
+    features.features.shaderInt64 = on(f.shader_int64);
+    features.features.shaderFloat64 = on(f.shader_float64);
+    VkPhysicalDeviceVulkan11Features features11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    features11.storageBuffer16BitAccess = on(f.storage_buffer_16bit);
+    features11.uniformAndStorageBuffer16BitAccess = on(f.uniform_and_storage_buffer_16bit);
+    features11.storagePushConstant16 = on(f.storage_push_constant_16);
     VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     features12.hostQueryReset = VK_TRUE;
+    features12.shaderInt8 = on(f.shader_int8);
+    features12.shaderFloat16 = on(f.shader_float16);
+    features12.storageBuffer8BitAccess = on(f.storage_buffer_8bit);
+    features12.uniformAndStorageBuffer8BitAccess = on(f.uniform_and_storage_buffer_8bit);
+    features12.storagePushConstant8 = on(f.storage_push_constant_8);
+    features.pNext = &features11;
+    features11.pNext = &features12;
     std::vector<const char*> extensions;
     // Packed 8-bit dot products (OpSDot), for the shaders of 8-bit activations.
     VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR dot{
@@ -283,7 +318,7 @@ Context::Context(const std::string& selector) {
       extensions.push_back("VK_KHR_portability_subset");
 
     VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    create.pNext = &features12;
+    create.pNext = &features;
     create.queueCreateInfoCount = 1;
     create.pQueueCreateInfos = &queue;
     create.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());

@@ -10,6 +10,7 @@
 
 #include "perfgate/kernel.h"
 #include "perfgate/result.h"
+#include "vulkan/device_features.h"
 #include "vulkan/device_info.h"
 
 namespace perfgate::vk {
@@ -26,6 +27,7 @@ struct PhysicalDeviceInfo {
   VkPhysicalDeviceMemoryProperties memory{};
   bool host_query_reset = false;
   bool integer_dot_product = false;           // VK_KHR_shader_integer_dot_product, enabled
+  DeviceFeatures features;                    // what shaders may need; all of it is enabled
   std::uint32_t compute_family = UINT32_MAX;  // UINT32_MAX: no compute queue with timestamps
   std::uint32_t timestamp_valid_bits = 0;
   std::uint32_t multiprocessors = 0;  // NVIDIA SMs or AMD CUs when the driver says

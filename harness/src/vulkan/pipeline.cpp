@@ -1,5 +1,7 @@
 #include "vulkan/pipeline.h"
 
+#include <algorithm>
+
 #include "perfgate/error.h"
 #include "vulkan/buffer.h"
 #include "vulkan/context.h"
@@ -8,7 +10,7 @@
 namespace perfgate::vk {
 
 Pipeline::Pipeline(const Context& context, std::string name, std::span<const std::uint32_t> spirv,
-                   const std::vector<const Buffer*>& bindings,
+                   const std::vector<PipelineBinding>& bindings,
                    const std::vector<std::uint32_t>& specialization, std::uint32_t push_constant_bytes)
     : context_(context), name_(std::move(name)), push_constant_bytes_(push_constant_bytes) {
   const VkDevice device = context.device();
@@ -18,10 +20,24 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
     throw Error("shader " + name_ + ": " + std::to_string(push_constant_bytes) +
                 " bytes of push constants, over maxPushConstantsSize " +
                 std::to_string(limits.maxPushConstantsSize));
-  for (const Buffer* buffer : bindings)
-    if (buffer->bytes() > limits.maxStorageBufferRange)
-      throw Error("shader " + name_ + ": buffer " + buffer->name() + " (" + size_text(buffer->bytes()) +
-                  ") is over maxStorageBufferRange (" + size_text(limits.maxStorageBufferRange) + ")");
+  std::uint32_t set_count = 0;
+  for (const PipelineBinding& b : bindings) {
+    const std::string where = "shader " + name_ + ", set " + std::to_string(b.set) + " binding " +
+                              std::to_string(b.binding) + " (buffer " + b.buffer->name() + ")";
+    if (b.offset_bytes % limits.minStorageBufferOffsetAlignment != 0)
+      throw Error(where + ": offset " + std::to_string(b.offset_bytes) +
+                  " is not a multiple of minStorageBufferOffsetAlignment " +
+                  std::to_string(limits.minStorageBufferOffsetAlignment));
+    if (b.offset_bytes + b.range_bytes > b.buffer->bytes() || b.offset_bytes >= b.buffer->bytes())
+      throw Error(where + ": offset " + std::to_string(b.offset_bytes) + " and range " +
+                  std::to_string(b.range_bytes) + " go past the buffer's " + std::to_string(b.buffer->bytes()) +
+                  " bytes");
+    const std::uint64_t range = b.range_bytes ? b.range_bytes : b.buffer->bytes() - b.offset_bytes;
+    if (range > limits.maxStorageBufferRange)
+      throw Error(where + ": " + size_text(range) + " bound, over maxStorageBufferRange (" +
+                  size_text(limits.maxStorageBufferRange) + ")");
+    set_count = std::max(set_count, b.set + 1);
+  }
   const std::string what = "(" + name_ + ")";
 
   try {
@@ -30,23 +46,23 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
     module.pCode = spirv.data();
     check(vkCreateShaderModule(device, &module, nullptr, &module_), "vkCreateShaderModule" + what);
 
-    std::vector<VkDescriptorSetLayoutBinding> layout_bindings(bindings.size());
-    for (std::size_t i = 0; i < bindings.size(); ++i) {
-      layout_bindings[i].binding = static_cast<std::uint32_t>(i);
-      layout_bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      layout_bindings[i].descriptorCount = 1;
-      layout_bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    for (std::uint32_t set = 0; set < set_count; ++set) {
+      std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
+      for (const PipelineBinding& b : bindings)
+        if (b.set == set)
+          layout_bindings.push_back({b.binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+      VkDescriptorSetLayoutCreateInfo set_layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+      set_layout.bindingCount = static_cast<std::uint32_t>(layout_bindings.size());
+      set_layout.pBindings = layout_bindings.data();
+      set_layouts_.push_back(VK_NULL_HANDLE);
+      check(vkCreateDescriptorSetLayout(device, &set_layout, nullptr, &set_layouts_.back()),
+            "vkCreateDescriptorSetLayout" + what);
     }
-    VkDescriptorSetLayoutCreateInfo set_layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_layout.bindingCount = static_cast<std::uint32_t>(layout_bindings.size());
-    set_layout.pBindings = layout_bindings.data();
-    check(vkCreateDescriptorSetLayout(device, &set_layout, nullptr, &set_layout_),
-          "vkCreateDescriptorSetLayout" + what);
 
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_bytes};
     VkPipelineLayoutCreateInfo layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout.setLayoutCount = 1;
-    layout.pSetLayouts = &set_layout_;
+    layout.setLayoutCount = set_count;
+    layout.pSetLayouts = set_layouts_.data();
     layout.pushConstantRangeCount = push_constant_bytes > 0 ? 1 : 0;
     layout.pPushConstantRanges = &range;
     check(vkCreatePipelineLayout(device, &layout, nullptr, &layout_), "vkCreatePipelineLayout" + what);
@@ -71,26 +87,27 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
           "vkCreateComputePipelines" + what);
 
     if (!bindings.empty()) {
-      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                static_cast<std::uint32_t>(bindings.size())};
+      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<std::uint32_t>(bindings.size())};
       VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-      pool.maxSets = 1;
+      pool.maxSets = set_count;
       pool.poolSizeCount = 1;
       pool.pPoolSizes = &size;
       check(vkCreateDescriptorPool(device, &pool, nullptr, &pool_), "vkCreateDescriptorPool" + what);
       VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
       allocate.descriptorPool = pool_;
-      allocate.descriptorSetCount = 1;
-      allocate.pSetLayouts = &set_layout_;
-      check(vkAllocateDescriptorSets(device, &allocate, &set_), "vkAllocateDescriptorSets" + what);
+      allocate.descriptorSetCount = set_count;
+      allocate.pSetLayouts = set_layouts_.data();
+      sets_.assign(set_count, VK_NULL_HANDLE);
+      check(vkAllocateDescriptorSets(device, &allocate, sets_.data()), "vkAllocateDescriptorSets" + what);
 
       std::vector<VkDescriptorBufferInfo> infos(bindings.size());
       std::vector<VkWriteDescriptorSet> writes(bindings.size());
       for (std::size_t i = 0; i < bindings.size(); ++i) {
-        infos[i] = {bindings[i]->handle(), 0, VK_WHOLE_SIZE};
+        const PipelineBinding& b = bindings[i];
+        infos[i] = {b.buffer->handle(), b.offset_bytes, b.range_bytes ? b.range_bytes : VK_WHOLE_SIZE};
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = set_;
-        writes[i].dstBinding = static_cast<std::uint32_t>(i);
+        writes[i].dstSet = sets_[b.set];
+        writes[i].dstBinding = b.binding;
         writes[i].descriptorCount = 1;
         writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &infos[i];
@@ -110,12 +127,14 @@ void Pipeline::release() {
   if (pool_) vkDestroyDescriptorPool(device, pool_, nullptr);
   if (pipeline_) vkDestroyPipeline(device, pipeline_, nullptr);
   if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
-  if (set_layout_) vkDestroyDescriptorSetLayout(device, set_layout_, nullptr);
+  for (VkDescriptorSetLayout set_layout : set_layouts_)
+    if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
   if (module_) vkDestroyShaderModule(device, module_, nullptr);
   pool_ = VK_NULL_HANDLE;
   pipeline_ = VK_NULL_HANDLE;
   layout_ = VK_NULL_HANDLE;
-  set_layout_ = VK_NULL_HANDLE;
+  set_layouts_.clear();
+  sets_.clear();
   module_ = VK_NULL_HANDLE;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// A compute pipeline with its shader module, descriptor set layout (one storage buffer per
-// binding of set 0), pipeline layout (one push-constant range), specialization constants
-// (constant_id i = word i) and the descriptor set that binds its buffers.
+// A compute pipeline with its shader module, descriptor set layouts (storage buffers, sets 0 up
+// to the highest one bound; a set between them with nothing bound is empty), pipeline layout (one
+// push-constant range), specialization constants (constant_id i = word i) and the descriptor
+// sets that bind its buffers, whole or a byte range each.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -14,10 +15,20 @@ namespace perfgate::vk {
 class Buffer;
 class Context;
 
+struct PipelineBinding {
+  std::uint32_t set = 0;
+  std::uint32_t binding = 0;
+  const Buffer* buffer = nullptr;
+  std::uint64_t offset_bytes = 0;
+  std::uint64_t range_bytes = 0;  // 0: to the end of the buffer
+};
+
 class Pipeline {
  public:
+  // Throws Error naming the shader, the set and binding for an offset that is not a multiple of
+  // minStorageBufferOffsetAlignment, a range past the buffer's end or over maxStorageBufferRange.
   Pipeline(const Context& context, std::string name, std::span<const std::uint32_t> spirv,
-           const std::vector<const Buffer*>& bindings, const std::vector<std::uint32_t>& specialization,
+           const std::vector<PipelineBinding>& bindings, const std::vector<std::uint32_t>& specialization,
            std::uint32_t push_constant_bytes);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;
@@ -26,7 +37,8 @@ class Pipeline {
   const std::string& name() const { return name_; }
   VkPipeline handle() const { return pipeline_; }
   VkPipelineLayout layout() const { return layout_; }
-  VkDescriptorSet descriptor_set() const { return set_; }
+  // Sets 0, 1, ... in order, for one vkCmdBindDescriptorSets.
+  const std::vector<VkDescriptorSet>& descriptor_sets() const { return sets_; }
   std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
 
  private:
@@ -36,11 +48,11 @@ class Pipeline {
   std::string name_;
   std::uint32_t push_constant_bytes_ = 0;
   VkShaderModule module_ = VK_NULL_HANDLE;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSetLayout> set_layouts_;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSet> sets_;
 };
 
 }  // namespace perfgate::vk

@@ -64,10 +64,10 @@ void Sequence::dispatch(const Pipeline& pipeline, const std::vector<std::uint32_
                 " bytes of push constants given, its layout has " +
                 std::to_string(pipeline.push_constant_bytes()));
   vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
-  const VkDescriptorSet set = pipeline.descriptor_set();
-  if (set)
-    vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0,
-                            nullptr);
+  const std::vector<VkDescriptorSet>& sets = pipeline.descriptor_sets();
+  if (!sets.empty())
+    vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
+                            static_cast<std::uint32_t>(sets.size()), sets.data(), 0, nullptr);
   if (push_bytes > 0)
     vkCmdPushConstants(commands_, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                        static_cast<std::uint32_t>(push_bytes), push_constants.data());

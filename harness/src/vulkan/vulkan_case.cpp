@@ -5,6 +5,7 @@
 
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
+#include "vulkan/shader_interface.h"
 #include "vulkan/vk_error.h"
 
 namespace perfgate::vk {
@@ -54,9 +55,13 @@ VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel
       throw Error("shader '" + d.shader + "' of " + kernel_name_ +
                   " is not embedded in this binary (embedded: " + (known.empty() ? "none" : known) + ")");
     }
-    std::vector<const Buffer*> bindings;
-    for (const auto& name : d.bindings)
-      bindings.push_back(buffers_[buffer_index(specs_, kernel_name_, name)].get());
+    const ShaderInterface shader = reflect_shader(d.shader, spirv);
+    check_dispatch(kernel_name_, d, shader);
+    local_sizes_.push_back(shader.local_size_with(d.specialization));
+    std::vector<PipelineBinding> bindings;
+    for (const BufferBinding& b : d.all_bindings())
+      bindings.push_back({b.set, b.binding, buffers_[buffer_index(specs_, kernel_name_, b.buffer)].get(),
+                          b.offset_bytes, b.range_bytes});
     pipelines_.push_back(std::make_unique<Pipeline>(
         *context_, d.shader, spirv, bindings, d.specialization,
         static_cast<std::uint32_t>(d.push_constants.size() * sizeof(std::uint32_t))));

@@ -31,6 +31,7 @@ class VulkanCase final : public PreparedCase {
   BatchTiming time_batch(int dispatches, bool cold) override;
   std::vector<std::string> stage_names() const override;
   double encode_ns_per_dispatch() const override { return encode_ns_per_dispatch_; }
+  std::vector<std::array<std::uint32_t, 3>> local_sizes() const override { return local_sizes_; }
 
   const VulkanPlan& plan() const { return plan_; }
 
@@ -56,6 +57,7 @@ class VulkanCase final : public PreparedCase {
   int recorded_stage_reps_ = 0;  // hot: repetitions of the plan with a timestamp per dispatch
   std::uint32_t recorded_queries_ = 0;
   double encode_ns_per_dispatch_ = 0;
+  std::vector<std::array<std::uint32_t, 3>> local_sizes_;  // per dispatch, from the SPIR-V
 };
 
 }  // namespace perfgate::vk

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "measure/device.h"
+#include "perfgate/registry.h"
 #include "vulkan/context.h"
 #include "vulkan/vk_error.h"
 #include "vulkan/vulkan_case.h"
@@ -31,10 +32,21 @@ class VulkanDevice final : public Device {
     return kind == vk::DeviceKind::discrete_gpu || kind == vk::DeviceKind::integrated_gpu;
   }
 
-  std::optional<std::string> unsupported(const KernelDef& kernel, const Params&,
+  std::optional<std::string> unsupported(const KernelDef& kernel, const Params& params,
                                          const std::vector<BufferSpec>& specs) const override {
     if (!kernel.has_backend(Backend::vulkan)) return "kernel " + kernel.name() + " has no Vulkan plan";
     const std::string device = " on " + fingerprint_.device_name;
+    // A shader needing a feature this device lacks is a skip, not an error: its SPIR-V says so.
+    for (const Dispatch& d : kernel.vulkan_plan(params, limits_).dispatches) {
+      const auto spirv = find_shader(d.shader);
+      if (spirv.empty()) continue;  // VulkanCase names the missing shader
+      const auto missing = vk::missing_features(vk::reflect_shader(d.shader, spirv), context_->info().features);
+      if (!missing.empty()) {
+        std::string names;
+        for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
+        return "device lacks feature " + names + " (shader " + d.shader + ")" + device;
+      }
+    }
     std::uint64_t total = 0;
     for (const auto& spec : specs) {
       const std::uint64_t bytes = vk::padded_bytes(spec.bytes());

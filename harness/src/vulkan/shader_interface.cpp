@@ -1,0 +1,109 @@
+#include "vulkan/shader_interface.h"
+
+#include <spirv_cross_c.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "perfgate/error.h"
+
+namespace perfgate::vk {
+namespace {
+
+using ContextHandle = std::unique_ptr<spvc_context_s, decltype(&spvc_context_destroy)>;
+
+[[noreturn]] void fail(spvc_context context, const std::string& shader, const char* step) {
+  throw Error("shader '" + shader + "': SPIR-V reflection failed (" + step +
+              "): " + spvc_context_get_last_error_string(context));
+}
+
+std::vector<spvc_reflected_resource> resources_of(spvc_context context, spvc_resources resources,
+                                                  spvc_resource_type type, const std::string& shader) {
+  const spvc_reflected_resource* list = nullptr;
+  std::size_t count = 0;
+  if (spvc_resources_get_resource_list_for_type(resources, type, &list, &count) != SPVC_SUCCESS)
+    fail(context, shader, "resource list");
+  return {list, list + count};
+}
+
+}  // namespace
+
+ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words) {
+  spvc_context raw = nullptr;
+  if (spvc_context_create(&raw) != SPVC_SUCCESS) throw Error("shader '" + shader + "': no SPIRV-Cross context");
+  ContextHandle context(raw, &spvc_context_destroy);
+  spvc_parsed_ir ir = nullptr;
+  if (spvc_context_parse_spirv(raw, words.data(), words.size(), &ir) != SPVC_SUCCESS) fail(raw, shader, "parse");
+  spvc_compiler compiler = nullptr;
+  if (spvc_context_create_compiler(raw, SPVC_BACKEND_NONE, ir, SPVC_CAPTURE_MODE_TAKE_OWNERSHIP, &compiler) !=
+      SPVC_SUCCESS)
+    fail(raw, shader, "compiler");
+  spvc_resources resources = nullptr;
+  if (spvc_compiler_create_shader_resources(compiler, &resources) != SPVC_SUCCESS) fail(raw, shader, "resources");
+
+  ShaderInterface out;
+  for (const auto& block : resources_of(raw, resources, SPVC_RESOURCE_TYPE_PUSH_CONSTANT, shader)) {
+    std::size_t bytes = 0;
+    if (spvc_compiler_get_declared_struct_size(compiler, spvc_compiler_get_type_handle(compiler, block.base_type_id),
+                                               &bytes) != SPVC_SUCCESS)
+      fail(raw, shader, "push-constant size");
+    out.push_constant_bytes = static_cast<std::uint32_t>(bytes);
+    out.push_constant_name = block.name ? block.name : "";
+  }
+  for (auto type : {SPVC_RESOURCE_TYPE_STORAGE_BUFFER, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER})
+    for (const auto& buffer : resources_of(raw, resources, type, shader))
+      out.bindings.push_back({spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationDescriptorSet),
+                              spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationBinding),
+                              buffer.name ? buffer.name : ""});
+  spvc_specialization_constant size_constants[3]{};
+  spvc_compiler_get_work_group_size_specialization_constants(compiler, &size_constants[0], &size_constants[1],
+                                                             &size_constants[2]);
+  for (unsigned i = 0; i < 3; ++i) {
+    if (size_constants[i].id != 0) {
+      out.local_size_constant[i] = size_constants[i].constant_id;
+      out.local_size[i] =
+          spvc_constant_get_scalar_u32(spvc_compiler_get_constant_handle(compiler, size_constants[i].id), 0, 0);
+    } else {
+      const unsigned literal = spvc_compiler_get_execution_mode_argument_by_index(compiler, SpvExecutionModeLocalSize, i);
+      out.local_size[i] = literal > 0 ? literal : 1;
+    }
+  }
+  const SpvCapability* capabilities = nullptr;
+  std::size_t capability_count = 0;
+  if (spvc_compiler_get_declared_capabilities(compiler, &capabilities, &capability_count) != SPVC_SUCCESS)
+    fail(raw, shader, "capabilities");
+  for (std::size_t i = 0; i < capability_count; ++i) out.capabilities.push_back(capabilities[i]);
+  std::sort(out.bindings.begin(), out.bindings.end(), [](const ShaderBinding& a, const ShaderBinding& b) {
+    return a.set != b.set ? a.set < b.set : a.binding < b.binding;
+  });
+  return out;
+}
+
+std::array<std::uint32_t, 3> ShaderInterface::local_size_with(const std::vector<std::uint32_t>& specialization) const {
+  std::array<std::uint32_t, 3> size = local_size;
+  for (std::size_t i = 0; i < 3; ++i)
+    if (local_size_constant[i] >= 0 && static_cast<std::size_t>(local_size_constant[i]) < specialization.size())
+      size[i] = specialization[static_cast<std::size_t>(local_size_constant[i])];
+  return size;
+}
+
+void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader) {
+  const std::string where = "the Vulkan plan of " + kernel + ", shader '" + dispatch.shader + "'";
+  const auto given_bytes = static_cast<std::uint32_t>(dispatch.push_constants.size() * sizeof(std::uint32_t));
+  if (given_bytes < shader.push_constant_bytes)
+    throw Error(where + ": its push-constant block " + shader.push_constant_name + " is " +
+                std::to_string(shader.push_constant_bytes) + " bytes, the dispatch gives " +
+                std::to_string(given_bytes) + " (offset " + std::to_string(given_bytes) + " onwards would be undefined)");
+  const std::vector<BufferBinding> given = dispatch.all_bindings();
+  for (const auto& b : shader.bindings) {
+    const bool bound = std::any_of(given.begin(), given.end(), [&](const BufferBinding& g) {
+      return g.set == b.set && g.binding == b.binding;
+    });
+    if (!bound)
+      throw Error(where + ": binding " + std::to_string(b.binding) + " of set " + std::to_string(b.set) +
+                  " (buffer " + b.name + ") has no buffer in the dispatch, which binds " +
+                  std::to_string(given.size()));
+  }
+}
+
+}  // namespace perfgate::vk

@@ -1,0 +1,92 @@
+// A dispatch checked against its shader's SPIR-V (SPIRV-Cross reflection), with no device: the
+// suite's own shaders reflect as written, and each plan mistake is refused naming the shader and
+// the offset or binding.
+#include <gtest/gtest.h>
+
+#ifdef PERFGATE_HAS_VULKAN
+#include "perfgate/error.h"
+#include "perfgate/registry.h"
+#include "vulkan/device_features.h"
+#include "vulkan/shader_interface.h"
+
+namespace perfgate {
+namespace {
+
+Dispatch copy_dispatch() { return Dispatch{"copy/copy", {"a", "b"}, {256, 4}, {1024}, {1, 1, 1}, "copy"}; }
+
+std::string refusal(const Dispatch& d) {
+  try {
+    vk::check_dispatch("copy", d, vk::reflect_shader(d.shader, find_shader(d.shader)));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(VulkanShaderInterface, ReflectsTheCopyShader) {
+  const vk::ShaderInterface copy = vk::reflect_shader("copy/copy", find_shader("copy/copy"));
+  EXPECT_EQ(copy.push_constant_bytes, 4u);
+  ASSERT_EQ(copy.bindings.size(), 2u);
+  EXPECT_EQ(copy.bindings[0].set, 0u);
+  EXPECT_EQ(copy.bindings[0].binding, 0u);
+  EXPECT_EQ(copy.bindings[1].binding, 1u);
+  EXPECT_EQ(refusal(copy_dispatch()), "");
+  // local_size_x_id = 0: the workgroup size is the dispatch's specialization word 0.
+  EXPECT_EQ(copy.local_size_constant[0], 0);
+  EXPECT_EQ(copy.local_size_with({512, 4}), (std::array<std::uint32_t, 3>{512, 1, 1}));
+}
+
+TEST(VulkanShaderInterface, AShortPushConstantRangeIsRefused) {
+  Dispatch d = copy_dispatch();
+  d.push_constants.clear();
+  const std::string message = refusal(d);
+  EXPECT_NE(message.find("shader 'copy/copy'"), std::string::npos) << message;
+  EXPECT_NE(message.find("is 4 bytes, the dispatch gives 0 (offset 0"), std::string::npos) << message;
+}
+
+TEST(VulkanShaderInterface, AMissingBindingIsRefused) {
+  Dispatch d = copy_dispatch();
+  d.bindings = {"a"};
+  const std::string message = refusal(d);
+  EXPECT_NE(message.find("shader 'copy/copy'"), std::string::npos) << message;
+  EXPECT_NE(message.find("binding 1 of set 0"), std::string::npos) << message;
+}
+
+TEST(VulkanShaderInterface, BrokenSpirvNamesTheShader) {
+  const std::uint32_t junk[] = {1, 2, 3, 4, 5, 6};
+  try {
+    vk::reflect_shader("junk/junk", junk);
+    FAIL() << "junk SPIR-V was reflected";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("shader 'junk/junk'"), std::string::npos) << e.what();
+  }
+}
+
+// A shader declaring 16-bit storage and subgroup arithmetic, on a device without them: both
+// named, by their Vulkan names; with them, nothing.
+TEST(VulkanShaderInterface, CapabilitiesTheDeviceLacksAreNamed) {
+  vk::ShaderInterface shader;
+  shader.capabilities = {1 /* Shader */, 4433 /* StorageBuffer16BitAccess */, 63 /* GroupNonUniformArithmetic */};
+  const auto missing = vk::missing_features(shader, vk::DeviceFeatures{});
+  ASSERT_EQ(missing.size(), 2u);
+  EXPECT_EQ(missing[0], "storageBuffer16BitAccess");
+  EXPECT_EQ(missing[1], "subgroup arithmetic");
+  vk::DeviceFeatures device;
+  device.storage_buffer_16bit = true;
+  device.subgroup_operations = 0xff;
+  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+}
+
+// Every shader of the suite reflects, and needs nothing beyond what perfgate knows to enable.
+TEST(VulkanShaderInterface, EverySuiteShaderReflects) {
+  vk::DeviceFeatures everything{true, true, true, true, true, true, true, true, true, true, true, true, 0xffu};
+  for (const auto& name : shader_names()) {
+    const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
+    EXPECT_FALSE(shader.capabilities.empty()) << name;
+    EXPECT_TRUE(vk::missing_features(shader, everything).empty()) << name;
+  }
+}
+
+}  // namespace
+}  // namespace perfgate
+#endif
