@@ -13,11 +13,13 @@
 namespace perfgate {
 namespace {
 
-// The largest default point of a kernel that the device can hold, measured quickly. A ceiling is
-// what the device reaches, and noise only ever lowers a sample, so the peak is the samples' 95th
-// percentile, not their median: on a shared CI machine a median taken in a busy moment put
-// every later case above 100% of "peak".
-double measure_peak(Device& device, const char* kernel_name, bool flops) {
+// The largest default point of a kernel that the device can hold and whose working set is at
+// most `max_working_set_bytes` (0: any), measured quickly. A ceiling is what the device reaches,
+// and noise only ever lowers a sample, so the peak is the samples' 95th percentile, not their
+// median: on a shared CI machine a median taken in a busy moment put every later case above
+// 100% of "peak".
+double measure_peak(Device& device, const char* kernel_name, const char* metric_name,
+                    double max_working_set_bytes = 0) {
   const KernelDef* kernel = find_kernel(kernel_name);
   if (!kernel || !kernel->has_backend(device.backend())) return 0;
   Selection selection;
@@ -30,16 +32,16 @@ double measure_peak(Device& device, const char* kernel_name, bool flops) {
   quick.timeout_s = 5;
   quick.target_precision_pct = 2;
   quick.cold_samples = 0;
-  double best = 0;
   std::reverse(cases.begin(), cases.end());  // largest first
   for (const auto& spec : cases) {
+    double working_set_bytes = 0;
+    for (const auto& b : spec.kernel->buffer_specs(spec.params)) working_set_bytes += static_cast<double>(b.bytes());
+    if (max_working_set_bytes > 0 && working_set_bytes > max_working_set_bytes) continue;
     CaseResult r = measure_case(device, spec, quick, Peaks{}, 1);
     if (r.verdict == Verdict::error || r.verdict == Verdict::skipped) continue;
-    const auto& m = r.metrics[flops ? metric::gflops : metric::bandwidth_gbps];
-    best = std::max(best, m.summary.p95);
-    break;
+    return r.metrics[metric_name].summary.p95;
   }
-  return best;
+  return 0;
 }
 
 }  // namespace
@@ -47,22 +49,37 @@ double measure_peak(Device& device, const char* kernel_name, bool flops) {
 Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
   const std::string key = std::string(to_string(device.backend())) + "-" + device.fingerprint().machine_id;
   const auto file = cache_dir / ("peaks-" + key + ".json");
-  // "p95": caches of the median-based peak are measured again.
-  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95";
+  // "p95": caches of the median-based peak are measured again; "cache": those without a cache ceiling.
+  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache";
   try {
     std::ifstream in(file);
     if (in) {
       auto j = nlohmann::json::parse(in);
-      if (j.at("stamp") == stamp) return {j.at("bandwidth_gbps"), j.at("gflops")};
+      if (j.at("stamp") == stamp)
+        return {j.at("bandwidth_gbps"), j.at("cache_bandwidth_gbps"), j.at("cache_bytes"), j.at("gflops")};
     }
   } catch (const std::exception&) {
     // A broken cache is measured again below.
   }
-  Peaks peaks{measure_peak(device, "copy", false), measure_peak(device, "fma_peak", true)};
+  Peaks peaks;
+  peaks.cache_bytes = static_cast<double>(device.last_level_cache_bytes());
+  peaks.bandwidth_gbps = measure_peak(device, "copy", metric::bandwidth_gbps);
+  // Half the cache at most, so the working set stays resident beside whatever else the device
+  // keeps there. A copy that short is mostly launch and tail on a large GPU (8 MiB in 3.5 µs on
+  // the H100), so cache_peak, which rereads its buffer many times in one dispatch, sets the
+  // ceiling there; on CPUs the in-cache copy can be the higher one.
+  // A cache is never slower than the memory behind it: a ceiling measured in a busy moment of a
+  // shared machine is raised to DRAM's rather than put every in-cache case over 100%.
+  peaks.cache_bandwidth_gbps = std::max(
+      {measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2),
+       measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2), peaks.bandwidth_gbps});
+  peaks.gflops = measure_peak(device, "fma_peak", metric::gflops);
   try {
     write_file_atomically(file, nlohmann::json{{"stamp", stamp},
                                                {"machine_id", device.fingerprint().machine_id},
                                                {"bandwidth_gbps", peaks.bandwidth_gbps},
+                                               {"cache_bandwidth_gbps", peaks.cache_bandwidth_gbps},
+                                               {"cache_bytes", peaks.cache_bytes},
                                                {"gflops", peaks.gflops}}
                                     .dump(2));
   } catch (const std::exception&) {

@@ -1,6 +1,8 @@
 #pragma once
-// The device's measured ceilings: the copy kernel's bandwidth and the FMA kernel's GFLOP/s.
-// Measured once per device and cached, so every ctest process does not measure them again.
+// The device's measured ceilings: DRAM bandwidth (copy over a working set past the last-level
+// cache), the last-level cache's bandwidth (cache_peak, or copy inside the cache, whichever is
+// higher) and the FMA kernel's GFLOP/s. Measured once per device and cached, so every ctest
+// process does not measure them again.
 #include <filesystem>
 
 #include "measure/device.h"
@@ -10,7 +12,7 @@ namespace perfgate {
 
 // Reads `<cache_dir>/peaks-<machine id>.json`, or measures and writes it. A cache written by
 // another perfgate version or an unreadable cache is measured again. Returns zeros for what the
-// registry cannot measure (no copy or fma_peak kernel).
+// registry cannot measure (no copy, cache_peak or fma_peak kernel).
 Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir);
 
 }  // namespace perfgate

@@ -110,10 +110,16 @@ json to_json(const CaseResult& r) {
       {"judgements", judgements},
       {"stages", stages},
       {"bound", r.bound},
+      {"bound_reason", r.bound_reason},
       {"arithmetic_intensity", r.arithmetic_intensity},
       {"fits_in_cache", r.fits_in_cache},
       {"measurements", r.measurements},
-      {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
+      {"peak_bandwidth_gbps", r.peak_bandwidth_gbps},
+      {"peaks",
+       {{"bandwidth_gbps", r.peaks.bandwidth_gbps},
+        {"cache_bandwidth_gbps", r.peaks.cache_bandwidth_gbps},
+        {"cache_bytes", r.peaks.cache_bytes},
+        {"gflops", r.peaks.gflops}}}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
   if (r.first_verdict) {
     json confirmations = json::array();
@@ -163,10 +169,18 @@ CaseResult case_from_json(const json& j) {
   for (const auto& s : j.value("stages", json::array()))
     r.stages.push_back({s.at("name"), s.at("latency_ns"), s.at("pct_of_total")});
   r.bound = j.value("bound", "");
+  r.bound_reason = j.value("bound_reason", "");
   r.arithmetic_intensity = j.value("arithmetic_intensity", 0.0);
   r.fits_in_cache = j.value("fits_in_cache", false);
   r.measurements = j.value("measurements", 1);
   r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
+  if (const json peaks = j.value("peaks", json::object()); peaks.is_object()) {
+    r.peaks.bandwidth_gbps = peaks.value("bandwidth_gbps", 0.0);
+    r.peaks.cache_bandwidth_gbps = peaks.value("cache_bandwidth_gbps", 0.0);
+    r.peaks.cache_bytes = peaks.value("cache_bytes", 0.0);
+    r.peaks.gflops = peaks.value("gflops", 0.0);
+  }
+  if (r.peaks.bandwidth_gbps == 0) r.peaks.bandwidth_gbps = r.peak_bandwidth_gbps;  // results before cache ceilings
   r.encode_ns = j.value("encode_ns", 0.0);
   if (j.contains("first_verdict")) {
     r.first_verdict = verdict_from_string(j.at("first_verdict").get<std::string>());
