@@ -114,6 +114,7 @@ struct Peaks {
   double cache_bandwidth_gbps = 0;  // the last-level cache (L2 on GPUs): cache_peak or in-cache copy
   double cache_bytes = 0;           // the last-level cache size working sets are compared with
   double gflops = 0;                // what fma_peak reaches
+  double tensor_gflops = 0;         // what tensor_peak reaches: the ceiling of Cost::matrix_flops
 };
 
 struct CaseResult {

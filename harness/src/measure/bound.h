@@ -24,6 +24,10 @@ struct BoundCall {
 // that ceiling is known), else DRAM's.
 double bandwidth_ceiling_gbps(const Peaks& peaks, bool in_cache);
 
+// The compute ceiling of a cost: the tensor peak for matrix-unit flops where it is known, else
+// fma_peak's.
+double compute_ceiling_gflops(const Peaks& peaks, const Cost& cost);
+
 // `latency_ns` 0 = not measured: the ridge point alone decides. Without a compute ceiling, less
 // than one flop per byte counts as memory.
 BoundCall classify_bound(const Cost& cost, double latency_ns, bool in_cache, const Peaks& peaks);

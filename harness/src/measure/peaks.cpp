@@ -50,13 +50,14 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
   const std::string key = std::string(to_string(device.backend())) + "-" + device.fingerprint().machine_id;
   const auto file = cache_dir / ("peaks-" + key + ".json");
   // "p95": caches of the median-based peak are measured again; "cache": those without a cache ceiling.
-  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache";
+  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache tensor";
   try {
     std::ifstream in(file);
     if (in) {
       auto j = nlohmann::json::parse(in);
       if (j.at("stamp") == stamp)
-        return {j.at("bandwidth_gbps"), j.at("cache_bandwidth_gbps"), j.at("cache_bytes"), j.at("gflops")};
+        return {j.at("bandwidth_gbps"), j.at("cache_bandwidth_gbps"), j.at("cache_bytes"), j.at("gflops"),
+                j.at("tensor_gflops")};
     }
   } catch (const std::exception&) {
     // A broken cache is measured again below.
@@ -74,13 +75,15 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
       {measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2),
        measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2), peaks.bandwidth_gbps});
   peaks.gflops = measure_peak(device, "fma_peak", metric::gflops);
+  peaks.tensor_gflops = measure_peak(device, "tensor_peak", metric::gflops);
   try {
     write_file_atomically(file, nlohmann::json{{"stamp", stamp},
                                                {"machine_id", device.fingerprint().machine_id},
                                                {"bandwidth_gbps", peaks.bandwidth_gbps},
                                                {"cache_bandwidth_gbps", peaks.cache_bandwidth_gbps},
                                                {"cache_bytes", peaks.cache_bytes},
-                                               {"gflops", peaks.gflops}}
+                                               {"gflops", peaks.gflops},
+                                               {"tensor_gflops", peaks.tensor_gflops}}
                                     .dump(2));
   } catch (const std::exception&) {
     // A read-only cache folder only costs a re-measurement next time.

@@ -47,6 +47,7 @@ std::string roofline_section(const RunResult& run) {
     peaks.bandwidth_gbps = std::max(peaks.bandwidth_gbps, c.peaks.bandwidth_gbps);
     peaks.cache_bandwidth_gbps = std::max(peaks.cache_bandwidth_gbps, c.peaks.cache_bandwidth_gbps);
     peaks.gflops = std::max(peaks.gflops, c.peaks.gflops);
+    peaks.tensor_gflops = std::max(peaks.tensor_gflops, c.peaks.tensor_gflops);
     if (!latency_samples(c)) continue;
     const double gflops = median_of(c, metric::gflops);
     if (gflops > 0 && c.arithmetic_intensity > 0)

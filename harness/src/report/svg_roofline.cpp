@@ -32,6 +32,7 @@ std::string roofline_svg(const std::vector<RooflinePoint>& points, const Peaks& 
   // Give the ridges and the points room on both sides.
   x.lo /= 10, x.hi *= 10;
   if (peak_gflops > 0) ys.push_back(peak_gflops);
+  if (peaks.tensor_gflops > 0) ys.push_back(peaks.tensor_gflops);
   for (const auto& r : roofs) ys.push_back(r.gbps * x.lo);
   if (ys.empty()) ys = {1, 1000};
   Scale y = fit_scale(ys, bottom, top, true);
@@ -57,6 +58,12 @@ std::string roofline_svg(const std::vector<RooflinePoint>& points, const Peaks& 
     const double x_start = first_ridge > 0 ? first_ridge : x.lo;
     canvas.polyline({{x(x_start), y(peak_gflops)}, {x(x.hi), y(peak_gflops)}}, "#e65100", 2);
     canvas.text(right - 6, y(peak_gflops) - 6, "fma_peak " + format_flops(peak_gflops), "end", 11, "#e65100");
+  }
+  if (peaks.tensor_gflops > 0 && peaks.tensor_gflops != peak_gflops) {
+    // Matrix-unit kernels (f16 tensor cores) have their own flat roof.
+    const double y_tensor = y(peaks.tensor_gflops);
+    canvas.polyline({{x(x.lo), y_tensor}, {x(x.hi), y_tensor}}, "#6a1b9a", 1);
+    canvas.text(right - 6, y_tensor - 6, "tensor_peak " + format_flops(peaks.tensor_gflops), "end", 11, "#6a1b9a");
   }
 
   for (const auto& p : points)

@@ -101,7 +101,10 @@ json to_json(const CaseResult& r) {
       {"backend", r.backend},
       {"params", params_to_json(r.params)},
       {"cost",
-       {{"bytes_read", r.cost.bytes_read}, {"bytes_written", r.cost.bytes_written}, {"flops", r.cost.flops}}},
+       {{"bytes_read", r.cost.bytes_read},
+        {"bytes_written", r.cost.bytes_written},
+        {"flops", r.cost.flops},
+        {"matrix_flops", r.cost.matrix_flops}}},
       {"source_hash", r.source_hash},
       {"verdict", to_string(r.verdict)},
       {"message", r.message},
@@ -119,7 +122,8 @@ json to_json(const CaseResult& r) {
        {{"bandwidth_gbps", r.peaks.bandwidth_gbps},
         {"cache_bandwidth_gbps", r.peaks.cache_bandwidth_gbps},
         {"cache_bytes", r.peaks.cache_bytes},
-        {"gflops", r.peaks.gflops}}}};
+        {"gflops", r.peaks.gflops},
+        {"tensor_gflops", r.peaks.tensor_gflops}}}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
   if (r.first_verdict) {
     json confirmations = json::array();
@@ -141,7 +145,7 @@ CaseResult case_from_json(const json& j) {
   r.backend = j.at("backend");
   r.params = params_from_json(j.at("params"));
   const json& cost = j.at("cost");
-  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops")};
+  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops"), cost.value("matrix_flops", false)};
   r.source_hash = j.value("source_hash", "");
   r.verdict = verdict_from_string(j.at("verdict").get<std::string>());
   r.message = j.value("message", "");
@@ -179,6 +183,7 @@ CaseResult case_from_json(const json& j) {
     r.peaks.cache_bandwidth_gbps = peaks.value("cache_bandwidth_gbps", 0.0);
     r.peaks.cache_bytes = peaks.value("cache_bytes", 0.0);
     r.peaks.gflops = peaks.value("gflops", 0.0);
+    r.peaks.tensor_gflops = peaks.value("tensor_gflops", 0.0);
   }
   if (r.peaks.bandwidth_gbps == 0) r.peaks.bandwidth_gbps = r.peak_bandwidth_gbps;  // results before cache ceilings
   r.encode_ns = j.value("encode_ns", 0.0);
