@@ -10,7 +10,7 @@
 namespace perfgate::kernels {
 
 constexpr std::int64_t kFragment = 16;  // M = N = K of the f16 fragments
-constexpr std::int64_t kTensorBK = 16;  // k per step: one fragment deep
+constexpr std::int64_t kTensorBK = 32;  // k per step: two fragments deep (K is a multiple)
 constexpr std::uint32_t kFallbackTile = 16;  // the shared-memory fallback: 16 x 16 threads
 
 struct TensorTile {

@@ -45,6 +45,10 @@ PERFGATE_KERNEL(matmul_f16) {
       .axis("k", {256}, {Backend::vulkan})
       .axis("tile", {128}, {Backend::vulkan})
       .axis("wg", {256}, {Backend::vulkan})
+      // 1: A and B tiles staged through shared memory (each element read from global memory
+      // once per workgroup); 0: every subgroup loads its fragments from global memory.
+      .axis("staged", {1}, {Backend::vulkan})
+      .axis_limits("staged", 0, 1)
       .valid([](const Params& p, Backend backend) {
         if (backend == Backend::cpu) return true;
         return tensor_tile_valid(p["tile"], p["wg"]) && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 &&
@@ -81,7 +85,7 @@ PERFGATE_KERNEL(matmul_f16) {
         d.stage = "matmul_f16";
         if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);
-          d.shader = "matmul_f16/matmul_f16_coopmat";
+          d.shader = p["staged"] ? "matmul_f16/matmul_f16_coopmat_staged" : "matmul_f16/matmul_f16_coopmat";
           d.specialization = {t.wg, t.tile, t.subgroups_m, t.subgroups_n};
           d.groups = {n / t.tile, m / t.tile, 1};
         } else {

@@ -8,7 +8,7 @@
 // matmul_f16 on tensor cores: a T x T tile of C per workgroup, its subgroups in an SM x SN grid,
 // each accumulating RM x RN 16x16 float32 fragments over k, 16 at a time, from f16 fragments
 // of A and B loaded straight from global memory (the L1 serves the subgroups sharing a row or
-// column). Sizes are multiples of T (M, N) and 16 (K): the plan checks.
+// column). Sizes are multiples of T (M, N) and 32 (K): the plan checks.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint T = 128;
 layout(constant_id = 2) const uint SM = 4;

@@ -13,7 +13,7 @@ step() { echo "== $*"; timeout "${T:-120}" "$@" 2>&1 | tail -"${LINES_SHOWN:-12}
 step $B run "${O[@]}" 'copy/*' 'cache_peak/*' 'fma_peak/*' 'tensor_peak/*' --json "$OUT/peaks_run.json"
 cat "$OUT"/peaks-*.json
 LINES_SHOWN=8 step $B run "${O[@]}" 'tensor_peak/*' --axis n=16384,65536 --axis iters=128,512
-LINES_SHOWN=10 step $B run "${O[@]}" 'matmul_f16/*' --axis m=4096 --axis n=4096 --axis k=4096 --axis tile=64,128 \
-  --axis wg=128,256 --json "$OUT/matmul_f16.json"
+LINES_SHOWN=14 step $B run "${O[@]}" 'matmul_f16/*' --axis m=4096 --axis n=4096 --axis k=4096 --axis tile=64,128 \
+  --axis wg=128,256 --axis staged=0,1 --json "$OUT/matmul_f16.json"
 LINES_SHOWN=6 step $B run "${O[@]}" 'matmul/*' --axis m=4096 --axis n=4096 --axis k=4096
 T=200 LINES_SHOWN=45 step $B run "${O[@]}" --json "$OUT/default.json"
