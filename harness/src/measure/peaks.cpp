@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
@@ -19,12 +22,13 @@ namespace {
 // median: on a shared CI machine a median taken in a busy moment put every later case above
 // 100% of "peak".
 double measure_peak(Device& device, const char* kernel_name, const char* metric_name,
-                    double max_working_set_bytes = 0) {
+                    double max_working_set_bytes = 0, std::map<std::string, std::vector<std::int64_t>> axes = {}) {
   const KernelDef* kernel = find_kernel(kernel_name);
   if (!kernel || !kernel->has_backend(device.backend())) return 0;
   Selection selection;
   selection.kernel_glob = kernel_name;
   selection.backends = {device.backend()};
+  selection.axes = std::move(axes);
   auto cases = select_cases(selection);
   SamplingSettings quick;
   quick.min_samples = 5;
@@ -50,7 +54,7 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
   const std::string key = std::string(to_string(device.backend())) + "-" + device.fingerprint().machine_id;
   const auto file = cache_dir / ("peaks-" + key + ".json");
   // "p95": caches of the median-based peak are measured again; "cache": those without a cache ceiling.
-  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache tensor";
+  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache tensor-large";
   try {
     std::ifstream in(file);
     if (in) {
@@ -75,7 +79,12 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
       {measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2),
        measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2), peaks.bandwidth_gbps});
   peaks.gflops = measure_peak(device, "fma_peak", metric::gflops);
-  peaks.tensor_gflops = measure_peak(device, "tensor_peak", metric::gflops);
+  // The default tensor_peak point is sized for CI (llvmpipe runs it on the vector units); on a GPU
+  // it reached 482 of the 585 TFLOP/s a 16x larger point does on the H100 (docs/performance.md),
+  // so the ceiling is measured at that point there: once per device, cached.
+  std::map<std::string, std::vector<std::int64_t>> tensor_axes;
+  if (device.is_gpu()) tensor_axes = {{"n", {1 << 16}}, {"iters", {512}}};
+  peaks.tensor_gflops = measure_peak(device, "tensor_peak", metric::gflops, 0, std::move(tensor_axes));
   try {
     write_file_atomically(file, nlohmann::json{{"stamp", stamp},
                                                {"machine_id", device.fingerprint().machine_id},
