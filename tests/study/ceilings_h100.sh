@@ -3,8 +3,9 @@
 # FP32, f16 tensor), the f16 tensor-core matmul's tile x wg sweep at 4096^3 beside the f32 matmul,
 # and the default Vulkan suite's % peak and bound. Results JSON and logs go to $OUT.
 #   . .device/env.sh && bash tests/study/ceilings_h100.sh
+# PERFGATE names another binary, e.g. one carried into another checkout (docs/performance.md).
 set -uo pipefail
-B=build/perfgate
+B=${PERFGATE:-build/perfgate}
 OUT=${OUT:-/tmp/ceilings}
 mkdir -p "$OUT"
 O=(--backend vulkan --seed 1 --cache-dir "$OUT")
