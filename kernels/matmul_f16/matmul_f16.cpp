@@ -89,7 +89,7 @@ PERFGATE_KERNEL(matmul_f16) {
           d.specialization = {t.wg, t.tile, t.subgroups_m, t.subgroups_n};
           d.groups = {n / t.tile, m / t.tile, 1};
         } else {
-          d.shader = "matmul_f16/matmul_f16_shared";
+          d.shader = "matmul_f16/matmul_f16_vector";
           d.specialization = {kFallbackTile * kFallbackTile};
           d.groups = {(n + kFallbackTile - 1) / kFallbackTile, (m + kFallbackTile - 1) / kFallbackTile, 1};
         }

@@ -90,7 +90,7 @@ PERFGATE_KERNEL(tensor_peak) {
           d.shader = "tensor_peak/tensor_peak_coopmat";
           d.groups = {(n + tiles_per_group - 1) / tiles_per_group, 1, 1};
         } else {
-          d.shader = "tensor_peak/tensor_peak_shared";
+          d.shader = "tensor_peak/tensor_peak_vector";
           d.groups = {(n * kTile + wg - 1) / wg, 1, 1};
         }
         return VulkanPlan{{std::move(d)}};
