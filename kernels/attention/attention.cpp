@@ -96,14 +96,16 @@ Vec ref_scores(const Dims& s, const Vec& qkv) {
   ref_gemm(scores_shape(s), s.heads, qkv.data(), s.hd, qkv.data() + s.d, s.hd, scores.data(), s.seq * s.seq);
   return scores;
 }
-Vec ref_softmax(const Dims& s, const Vec& scores) {
+// `causal`: row i of each head sees keys 0..i only.
+Vec ref_softmax(const Dims& s, const Vec& scores, bool causal = false) {
   Vec probs(scores.size());
   for (std::int64_t r = 0; r < s.heads * s.seq; ++r) {
     const double* x = scores.data() + r * s.seq;
     double* y = probs.data() + r * s.seq;
+    const std::int64_t keys = causal ? r % s.seq + 1 : s.seq;
     double m = x[0], sum = 0;
-    for (std::int64_t j = 0; j < s.seq; ++j) m = std::max(m, x[j]);
-    for (std::int64_t j = 0; j < s.seq; ++j) sum += y[j] = std::exp(x[j] - m);
+    for (std::int64_t j = 0; j < keys; ++j) m = std::max(m, x[j]);
+    for (std::int64_t j = 0; j < s.seq; ++j) sum += y[j] = j < keys ? std::exp(x[j] - m) : 0.0;
     for (std::int64_t j = 0; j < s.seq; ++j) y[j] /= sum;
   }
   return probs;
@@ -118,6 +120,48 @@ Vec ref_output(const Dims& s, const Vec& attn, const Vec& wo) {
   Vec out(s.count("out"));
   ref_gemm(output_shape(s), 1, attn.data(), 0, wo.data(), 0, out.data(), 0);
   return out;
+}
+
+// The fused pass on the CPU, per head and query row: the flash-attention recurrence over blocks
+// of keys (scores of a block, its maximum, then one rescale of the running sum and output).
+void cpu_fused(const Dims& s, bool causal, const float* qkv, float* attn) {
+  constexpr std::int64_t kBlock = 64;
+  const float scale = float(1 / std::sqrt(double(s.hd)));
+#pragma omp parallel for collapse(2) schedule(dynamic, 16)
+  for (std::int64_t h = 0; h < s.heads; ++h)
+    for (std::int64_t i = 0; i < s.seq; ++i) {
+      const float* q = qkv + i * 3 * s.d + h * s.hd;
+      std::vector<float> acc(std::size_t(s.hd), 0.0f);
+      float scores[kBlock];
+      float running_max = -INFINITY, running_sum = 0;
+      const std::int64_t keys = causal ? i + 1 : s.seq;
+      for (std::int64_t j0 = 0; j0 < keys; j0 += kBlock) {
+        const std::int64_t count = std::min(kBlock, keys - j0);
+        float block_max = -INFINITY;
+        for (std::int64_t jj = 0; jj < count; ++jj) {
+          const float* k = qkv + (j0 + jj) * 3 * s.d + s.d + h * s.hd;
+          float dot = 0;
+#pragma omp simd reduction(+ : dot)
+          for (std::int64_t e = 0; e < s.hd; ++e) dot += q[e] * k[e];
+          scores[jj] = dot * scale;
+          block_max = std::max(block_max, scores[jj]);
+        }
+        const float new_max = std::max(running_max, block_max);
+        const float correction = std::exp(running_max - new_max);
+        running_sum *= correction;
+        for (float& a : acc) a *= correction;
+        for (std::int64_t jj = 0; jj < count; ++jj) {
+          const float p = std::exp(scores[jj] - new_max);
+          running_sum += p;
+          const float* v = qkv + (j0 + jj) * 3 * s.d + 2 * s.d + h * s.hd;
+#pragma omp simd
+          for (std::int64_t e = 0; e < s.hd; ++e) acc[std::size_t(e)] += p * v[e];
+        }
+        running_max = new_max;
+      }
+      float* o = attn + i * s.d + h * s.hd;
+      for (std::int64_t e = 0; e < s.hd; ++e) o[e] = acc[std::size_t(e)] / running_sum;
+    }
 }
 
 // ---- Vulkan stages ----
@@ -149,6 +193,17 @@ Dispatch gpu_softmax(const Dims& s, const DeviceLimits& l) {
 Dispatch gpu_weighted(const Dims& s, const DeviceLimits& l) {
   const MatmulOperands o{0, u32(s.seq * s.seq), u32(2 * s.d), u32(s.hd), 0, u32(s.hd), u32(s.heads)};
   return gpu_matmul(weighted_shape(s), o, l, {"probs", "qkv", "attn"}, "weighted_sum");
+}
+// A thread per query row, 64 rows of one head per workgroup (kernels/attention/attention_fused.comp).
+Dispatch gpu_fused(const Dims& s, bool causal, const DeviceLimits& l) {
+  const std::uint32_t wg = std::min<std::uint32_t>(64, l.max_workgroup_invocations);
+  Dispatch d{"attention/attention_fused",
+             {"qkv", "attn"},
+             {wg, u32(s.hd), causal ? 1u : 0u},
+             {u32(s.seq), u32(s.d), std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))},
+             {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
+             "fused"};
+  return d;
 }
 Dispatch gpu_output(const Dims& s, const DeviceLimits& l) {
   return gpu_matmul(output_shape(s), {}, l, {"attn", "wo", "out"}, "output");
@@ -274,6 +329,45 @@ PERFGATE_KERNEL(attention_output) {
       [](const Dims& s, const Buffers& b) { return ref_output(s, wide(b, "attn"), wide(b, "wo")); },
       [](const Dims& s, Buffers& b) { cpu_output(s, in(b, "attn"), in(b, "wo"), out(b, "out")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_output(s, l)}}; });
+}
+
+// Scores, softmax and weighted sum in one pass (flash attention): reads qkv once, writes attn,
+// never the seq x seq scores. Beside the three stages it replaces on the same shapes, it shows
+// the time and bytes the fusion saves. `causal` masks each row's later keys, which also halves
+// the work.
+PERFGATE_KERNEL(attention_fused) {
+  auto causal_pairs = [](const Dims& s, bool causal) {
+    return causal ? double(s.seq) * double(s.seq + 1) / 2 : double(s.seq) * double(s.seq);
+  };
+  return attention_kernel(
+             "attention_fused",
+             "fused attention per head: softmax(Q K^T / sqrt(hd)) V without the score matrix, "
+             "causal mask as an axis",
+             {"qkv"}, {"attn"}, {}, [](const Dims&) { return 0.0; },
+             [](const Dims&, const Buffers&) { return Vec{}; }, [](const Dims&, Buffers&) {},
+             [](const Dims&, const DeviceLimits&) { return VulkanPlan{}; })
+      .axis("causal", {0})
+      .axis_limits("causal", 0, 1)
+      .cost([causal_pairs](const Params& p) {
+        const Dims s(p);
+        // Per pair: a dot product and a weighted sum of hd (2 x 2 hd flops) and ~5 for the
+        // softmax, as the three stages count them.
+        const double pairs = double(s.heads) * causal_pairs(s, p["causal"] != 0);
+        return Cost{s.bytes("qkv"), s.bytes("attn"), pairs * (4.0 * double(s.hd) + 5)};
+      })
+      .reference(
+          [](const Params& p, const Buffers& b) {
+            const Dims s(p);
+            const Vec qkv = wide(b, "qkv");
+            return Expected{{"attn", ref_weighted(s, ref_softmax(s, ref_scores(s, qkv), p["causal"] != 0), qkv)}};
+          },
+          kTolerance, kWhy)
+      .cpu([](const Params& p, Buffers& b) { cpu_fused(Dims(p), p["causal"] != 0, in(b, "qkv"), out(b, "attn")); })
+      .vulkan([](const Params& p, const DeviceLimits& l) {
+        const Dims s(p);
+        if (s.hd > 128) throw Error("attention_fused: head dimension " + std::to_string(s.hd) + " over 128");
+        return VulkanPlan{{gpu_fused(s, p["causal"] != 0, l)}};
+      });
 }
 
 // The whole layer: intermediates are scratch, so the cost is the layer's minimal traffic (x and

@@ -17,6 +17,18 @@ namespace perfgate::kernels {
 
 constexpr std::uint32_t kMatmulBK = 16;  // k-depth of a shared-memory stage
 
+// C = A * B with row-major A (m x k), B (k x n), C (m x n) from the m, n, k axes.
+inline GemmShape row_major_gemm(const Params& p) {
+  GemmShape s;
+  s.m = p["m"];
+  s.n = p["n"];
+  s.k = p["k"];
+  s.lda = s.k;
+  s.ldb = s.n;
+  s.ldc = s.n;
+  return s;
+}
+
 struct MatmulConfig {
   std::uint32_t tile = 0, wg = 0, rm = 0, rn = 0;
   bool vec4 = false;

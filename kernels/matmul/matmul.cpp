@@ -10,17 +10,6 @@ using namespace perfgate::kernels;
 
 namespace {
 
-GemmShape shape_of(const Params& p) {
-  GemmShape s;
-  s.m = p["m"];
-  s.n = p["n"];
-  s.k = p["k"];
-  s.lda = s.k;
-  s.ldb = s.n;
-  s.ldc = s.n;
-  return s;
-}
-
 constexpr double kTolerance = 1e-4;
 
 }  // namespace
@@ -56,7 +45,7 @@ PERFGATE_KERNEL(matmul) {
       })
       .reference(
           [](const Params& p, const Buffers& in) {
-            const GemmShape s = shape_of(p);
+            const GemmShape s = row_major_gemm(p);
             const float* a = in.get<float>("a").data();
             const float* b = in.get<float>("b").data();
             std::vector<double> c(std::size_t(s.m * s.n));
@@ -73,16 +62,16 @@ PERFGATE_KERNEL(matmul) {
           "Large products are checked on 4096 sampled elements, every element for NaN")
       // The float64 reference is O(m n k): sampled elements beyond 2^28 multiply-adds.
       .check([](const Params& p, const Buffers& buf) {
-        return check_gemm(shape_of(p), buf.get<float>("a").data(), buf.get<float>("b").data(),
+        return check_gemm(row_major_gemm(p), buf.get<float>("a").data(), buf.get<float>("b").data(),
                           buf.get<float>("c").data(), kTolerance, "c");
       })
       .cpu([](const Params& p, Buffers& buf) {
-        gemm(shape_of(p), buf.get<float>("a").data(), buf.get<float>("b").data(), buf.get<float>("c").data());
+        gemm(row_major_gemm(p), buf.get<float>("a").data(), buf.get<float>("b").data(), buf.get<float>("c").data());
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         const auto config = matmul_config(p["tile"], p["wg"]);
         if (!config) throw Error("matmul: no register block for tile and wg");
         return VulkanPlan{
-            {matmul_dispatch(*config, shape_of(p), MatmulOperands{}, limits, {"a", "b", "c"}, "matmul")}};
+            {matmul_dispatch(*config, row_major_gemm(p), MatmulOperands{}, limits, {"a", "b", "c"}, "matmul")}};
       });
 }

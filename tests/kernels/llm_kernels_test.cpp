@@ -68,6 +68,11 @@ const std::vector<Point> kSmallPoints = {
     {"sampling", {{"vocab", 5000}, {"batch", 3}, {"k", 40}}},
     {"sampling", {{"vocab", 32000}, {"batch", 1}, {"k", 1}}},
     {"sampling", {{"vocab", 100}, {"batch", 2}, {"k", 64}}},
+    {"attention_fused", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}, {"causal", 0}}},
+    {"attention_fused", {{"seq", 100}, {"dmodel", 96}, {"heads", 3}, {"causal", 1}}},
+    {"matmul_f16", {{"m", 33}, {"n", 48}, {"k", 70}}},
+    {"tensor_peak", {{"n", 16}, {"iters", 5}}},
+    {"cache_peak", {{"n", 4096}, {"iters", 3}}},
 };
 
 class KernelsCpu : public testing::TestWithParam<Point> {};
@@ -145,6 +150,8 @@ const std::vector<std::string> kLlmKernels = {"matmul",
                                               "attention_weighted_sum",
                                               "attention_output",
                                               "attention_layer",
+                                              "attention_fused",
+                                              "matmul_f16",
                                               "sampling"};
 
 std::vector<Params> default_points(const KernelDef& k, Backend backend) {
@@ -175,10 +182,11 @@ void expect_well_formed(const KernelDef& k, const Params& p, const DeviceLimits&
 #ifdef PERFGATE_HAS_VULKAN
     EXPECT_FALSE(find_shader(d.shader).empty()) << "shader not embedded";
 #endif
-    // matmul has one variant; sampling takes its subgroup shaders on 32 lanes or more only.
+    // The matmuls and attention_fused have no subgroup variant; sampling takes its subgroup
+    // shaders on 32 lanes or more only.
     const bool narrow = k.name() == "sampling" && limits.subgroup_size < 32;
-    EXPECT_EQ(d.shader.ends_with("_shared"),
-              (!limits.subgroup_arithmetic || narrow) && d.shader.find("matmul") == std::string::npos);
+    const bool one_variant = d.shader.find("matmul") != std::string::npos || k.name() == "attention_fused";
+    EXPECT_EQ(d.shader.ends_with("_shared"), (!limits.subgroup_arithmetic || narrow) && !one_variant);
     for (const auto& name : d.bindings) EXPECT_NO_THROW(buffers.index_of(name)) << name;
     ASSERT_FALSE(d.specialization.empty());
     EXPECT_LE(d.specialization[0], limits.max_workgroup_invocations);

@@ -15,11 +15,11 @@ CaseSpec cpu_case(const std::string& id) { return parse_case_id(id); }
 
 TEST(Calibration, MemoryBoundCaseGetsTheStreamSizedToItsWorkingSet) {
   auto device = open_cpu_device();
-  // copy n=2^20: two buffers of 4 MiB, so the stream's two buffers of n floats are 2^20 too.
+  // copy n=2^20 moves 8 MiB (4 read, 4 written): the stream over 2^20 floats moves the same.
   auto ref = calibration_reference(cpu_case("copy/cpu/n=1048576"), *device, Peaks{100, 1000});
   ASSERT_TRUE(ref);
   EXPECT_EQ(ref->id, "calibration_stream/cpu/n=1048576");
-  // rmsnorm 1024 x 4096: 16 MiB in, 16 MiB out -> the stream over 2^22 floats.
+  // rmsnorm 1024 x 4096 moves 16 MiB in and 16 MiB out: the stream over 2^22 floats.
   ref = calibration_reference(cpu_case("rmsnorm/cpu/rows=1024,cols=4096"), *device, Peaks{100, 1000});
   ASSERT_TRUE(ref);
   EXPECT_EQ(ref->id, "calibration_stream/cpu/n=4194304");

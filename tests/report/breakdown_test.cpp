@@ -16,7 +16,7 @@ TEST(ReportBreakdown, NamesTheBottleneckStageWithItsBound) {
   ASSERT_TRUE(b);
   ASSERT_EQ(b->stages.size(), 5u);
   EXPECT_EQ(b->stages[b->bottleneck].name, "scores");
-  EXPECT_EQ(b->bottleneck_reason, "scores: 38% of time, memory-bound at 62% of peak bandwidth");
+  EXPECT_EQ(b->bottleneck_reason, "scores: 38% of time, memory-bound at 62% of peak DRAM bandwidth");
   EXPECT_EQ(b->stages[0].bound, "compute");  // qkv: 250 flops per byte
   EXPECT_EQ(b->stages[2].bound, "");         // softmax: cost not given
   EXPECT_DOUBLE_EQ(b->stages_ns, 98000);
@@ -34,12 +34,35 @@ TEST(ReportBreakdown, ComputeBoundStageAgainstTheFmaPeak) {
 TEST(ReportBreakdown, FallsBackToTheWholeCaseBoundWithoutStageCosts) {
   CaseResult c = test::staged_case();
   c.bound = "memory";
-  c.metrics["pct_peak_bw"] = test::metric_of({61.6, 62.0, 62.4});
+  c.bound_reason = "memory-bound at 62% of peak DRAM bandwidth";
   const auto b = breakdown_of(c);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->bottleneck_reason,
             "scores: 38% of time (largest of 5 stages); the whole attention is memory-bound at 62% of peak "
-            "bandwidth");
+            "DRAM bandwidth");
+}
+
+TEST(ReportBreakdown, StageFarFromEveryCeilingIsLatencyBound) {
+  CaseResult c = test::staged_case();
+  // scores: 38 µs for 76 KB and 0.5 MFLOP: 2 GB/s (2% of 100) and 13 GFLOP/s (6.6% of 200).
+  StageCosts costs{{"scores", Cost{38000, 38000, 5e5}}};
+  const auto b = breakdown_of(c, costs, 200);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->stages[1].bound, "latency");
+  EXPECT_EQ(b->bottleneck_reason,
+            "scores: 38% of time, latency-bound: at 2.0% of peak DRAM bandwidth and 6.6% of peak GFLOP/s, too "
+            "little work in flight to approach either ceiling (launch, barriers, a partial last wave or serial "
+            "steps)");
+}
+
+TEST(ReportBreakdown, SmallStageIsJudgedAgainstTheCacheCeiling) {
+  CaseResult c = test::staged_case();
+  c.peaks = Peaks{100, 500, 32e6, 0};
+  // 2.356 MB in 38 µs: 62 GB/s, inside a 32 MB cache of 500 GB/s.
+  StageCosts costs{{"scores", Cost{2356000 / 2.0, 2356000 / 2.0, 0}}};
+  const auto b = breakdown_of(c, costs);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->stages[1].reason, "memory-bound at 12% of peak cache bandwidth");
 }
 
 TEST(ReportBreakdown, LaunchOverheadAndGpuBusyFraction) {

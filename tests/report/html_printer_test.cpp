@@ -39,13 +39,14 @@ RunResult matmul_sweep() {
 
 TEST(ReportSvg, PlotsAreWellFormed) {
   const std::string roofline =
-      svg::roofline_svg({{"a <b>", 0.5, 12, Verdict::pass}, {"c&d", 30, 150, Verdict::regressed}}, 20, 200);
+      svg::roofline_svg({{"a <b>", 0.5, 12, Verdict::pass}, {"c&d", 30, 150, Verdict::regressed, true}},
+                        Peaks{20, 80, 32e6, 200});
   const test::XmlNode root = test::parse_xml(roofline);
   EXPECT_EQ(root.name, "svg");
   EXPECT_EQ(root.attributes.at("xmlns"), "http://www.w3.org/2000/svg");
   EXPECT_EQ(root.all("circle").size(), 2u);
-  EXPECT_NO_THROW(test::parse_xml(svg::roofline_svg({}, 0, 0)));
-  EXPECT_NO_THROW(test::parse_xml(svg::roofline_svg({}, 25, 0)));
+  EXPECT_NO_THROW(test::parse_xml(svg::roofline_svg({}, Peaks{})));
+  EXPECT_NO_THROW(test::parse_xml(svg::roofline_svg({}, Peaks{25, 0, 0, 0})));
 
   const std::string dist = svg::distribution_svg(
       {{"baseline", {1, 2, 3, 4, 5}, "#546e7a"}, {"current", {2, 3, 4}, "#c62828"}, {"empty", {}, "#000"}},

@@ -28,6 +28,9 @@ struct Cost {
   double bytes_read = 0;
   double bytes_written = 0;
   double flops = 0;
+  // The flops run on matrix units (f16 tensor cores, or what stands in for them): judged against
+  // the tensor peak, not fma_peak's.
+  bool matrix_flops = false;
   double bytes() const { return bytes_read + bytes_written; }
 };
 
@@ -50,6 +53,9 @@ struct DeviceLimits {
   std::uint32_t subgroup_size = 1;
   bool subgroup_arithmetic = false;  // and shuffles: the suite's subgroup shaders use both
   bool integer_dot_product = false;  // OpSDot of packed 8-bit vectors (DP4A on NVIDIA)
+  // 16x16x16 f16 x f16 + f32 cooperative matrices on subgroups (tensor cores), with float16
+  // arithmetic and 16-bit storage buffers: GL_NV_cooperative_matrix shaders may run.
+  bool cooperative_matrix_f16 = false;
   std::uint32_t max_workgroup_invocations = 128;
   std::uint32_t max_shared_memory_bytes = 16384;
   std::uint64_t max_storage_buffer_range = 1ull << 27;

@@ -110,6 +110,15 @@ struct AbComparison {
   std::vector<double> ratios;                  // one per round, in round order
 };
 
+// The device's measured ceilings, for % of peak, the bound and the roofline. 0 = unknown.
+struct Peaks {
+  double bandwidth_gbps = 0;        // DRAM: what copy reaches over a working set past the cache
+  double cache_bandwidth_gbps = 0;  // the last-level cache (L2 on GPUs): cache_peak or in-cache copy
+  double cache_bytes = 0;           // the last-level cache size working sets are compared with
+  double gflops = 0;                // what fma_peak reaches
+  double tensor_gflops = 0;         // what tensor_peak reaches: the ceiling of Cost::matrix_flops
+};
+
 struct CaseResult {
   std::string id;  // "<kernel>/<backend>/<params>"
   std::string kernel;
@@ -123,7 +132,8 @@ struct CaseResult {
   std::map<std::string, Metric> metrics;
   std::vector<Judgement> judgements;
   std::vector<StageTiming> stages;
-  std::string bound;                // "memory" | "compute" | "" (unknown)
+  std::string bound;                // "memory" | "compute" | "latency" | "" (unknown)
+  std::string bound_reason;         // "at 3% of peak DRAM bandwidth and 1% of peak GFLOP/s: ..."
   double arithmetic_intensity = 0;  // flops per byte
   bool fits_in_cache = false;       // working set smaller than the last-level cache
   int measurements = 1;             // 1 + re-measurements made before an inconclusive verdict stood
@@ -132,7 +142,8 @@ struct CaseResult {
   std::vector<Confirmation> confirmations;
   int throttled_samples = 0;       // dropped: taken below 75% of the GPU's default SM clock
   std::string calibration_reference;  // the reference case of a calibrated measurement, or ""
-  double peak_bandwidth_gbps = 0;  // the copy bandwidth pct_peak_bw is relative to
+  double peak_bandwidth_gbps = 0;  // the ceiling pct_peak_bw is relative to: cache or DRAM
+  Peaks peaks;                     // every ceiling of the device the case was measured on
   double encode_ns = 0;            // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
   // The device that measured this case: devices of one model share a machine id (and so
   // their baselines), and a results folder merged from several GPUs keeps each case's device.

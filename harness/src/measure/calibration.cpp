@@ -23,11 +23,11 @@ std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device
   if (compute) {
     params = "n=65536,iters=512";
   } else {
-    // Two buffers of n floats hold the case's working set: the same cache level, the same
-    // memory traffic per element.
-    std::uint64_t working_set = 0;
-    for (const auto& b : spec.kernel->buffer_specs(spec.params)) working_set += b.bytes();
-    const std::uint64_t n = std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(working_set / 8, 1)),
+    // The stream moves what the case's cost model says it moves (n floats read, n written): the
+    // same cache level, the same traffic. From the cost model, not the case's buffers: a code
+    // change that makes the kernel touch more memory must not grow its own reference with it.
+    const auto moved = static_cast<std::uint64_t>(bytes);
+    const std::uint64_t n = std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(moved / 8, 1)),
                                                       std::uint64_t{1} << 12, std::uint64_t{1} << 26);
     params = "n=" + std::to_string(n);
   }

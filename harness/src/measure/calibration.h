@@ -16,8 +16,8 @@ namespace perfgate {
 
 struct Peaks;
 
-// The reference that calibrates `spec` on `device`: the stream sized to the case's working set
-// (the same cache level) for a memory-bound case, the multiply-add chain for a compute-bound one
+// The reference that calibrates `spec` on `device`: the stream moving the bytes of the case's
+// cost model (the same cache level) for a memory-bound case, the multiply-add chain for a compute-bound one
 // (arithmetic intensity at or above the roofline's ridge, or 8 flops/byte when the peaks are
 // unknown). nullopt when the binary holds no reference for the device's backend.
 std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks);

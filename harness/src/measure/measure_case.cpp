@@ -7,6 +7,7 @@
 
 #include "core/content_digest.h"
 #include "core/sysinfo.h"
+#include "measure/bound.h"
 #include "measure/calibration.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
@@ -42,24 +43,21 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
   if (latency == result.metrics.end()) return;
   const auto& ns = latency->second.samples;
   const double bytes = result.cost.bytes();
+  result.peaks = peaks;
+  const double ceiling_gbps = bandwidth_ceiling_gbps(peaks, result.fits_in_cache);
   if (bytes > 0) {  // bytes per ns = GB/s (1 GB = 1e9 B)
     result.metrics[metric::bandwidth_gbps] = make_metric(rate_per_ns(ns, bytes));
-    if (peaks.bandwidth_gbps > 0) {
-      result.peak_bandwidth_gbps = peaks.bandwidth_gbps;
-      result.metrics[metric::pct_peak_bw] =
-          make_metric(rate_per_ns(ns, 100.0 * bytes / peaks.bandwidth_gbps));
+    if (ceiling_gbps > 0) {
+      result.peak_bandwidth_gbps = ceiling_gbps;
+      result.metrics[metric::pct_peak_bw] = make_metric(rate_per_ns(ns, 100.0 * bytes / ceiling_gbps));
     }
   }
   if (result.cost.flops > 0) result.metrics[metric::gflops] = make_metric(rate_per_ns(ns, result.cost.flops));
   result.arithmetic_intensity = bytes > 0 ? result.cost.flops / bytes : 0;
-  if (bytes == 0 && result.cost.flops == 0) {
-    result.bound.clear();
-  } else if (peaks.bandwidth_gbps > 0 && peaks.gflops > 0) {
-    // The roofline's ridge point: intensities below it cannot reach the compute peak.
-    result.bound = result.arithmetic_intensity < peaks.gflops / peaks.bandwidth_gbps ? "memory" : "compute";
-  } else {
-    result.bound = result.cost.flops == 0 || result.arithmetic_intensity < 1 ? "memory" : "compute";
-  }
+  const BoundCall call =
+      classify_bound(result.cost, summarize(ns).median, result.fits_in_cache, peaks);
+  result.bound = call.bound;
+  result.bound_reason = call.reason;
 }
 
 // Every backend keeps a host copy of each buffer: refuse before allocating what cannot fit,

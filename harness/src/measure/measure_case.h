@@ -11,12 +11,6 @@
 
 namespace perfgate {
 
-// The device's ceilings, for % of peak and the roofline. 0 = unknown.
-struct Peaks {
-  double bandwidth_gbps = 0;  // what the copy kernel reaches on this device
-  double gflops = 0;          // what the FMA peak kernel reaches
-};
-
 // Never throws for a kernel's failure: a wrong result or an exception becomes Verdict::error,
 // a case the device cannot hold becomes Verdict::skipped.
 CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,

@@ -1,6 +1,8 @@
 #pragma once
-// The device's measured ceilings: the copy kernel's bandwidth and the FMA kernel's GFLOP/s.
-// Measured once per device and cached, so every ctest process does not measure them again.
+// The device's measured ceilings: DRAM bandwidth (copy over a working set past the last-level
+// cache), the last-level cache's bandwidth (cache_peak, or copy inside the cache, whichever is
+// higher) and the FMA kernel's GFLOP/s. Measured once per device and cached, so every ctest
+// process does not measure them again.
 #include <filesystem>
 
 #include "measure/device.h"
@@ -9,8 +11,9 @@
 namespace perfgate {
 
 // Reads `<cache_dir>/peaks-<machine id>.json`, or measures and writes it. A cache written by
-// another perfgate version, an unreadable cache or one holding a zero is measured again. Returns
-// zeros for what could not be measured (a peak kernel failed its check), and then writes nothing.
+// another perfgate version, an unreadable cache or one holding a zero DRAM or FMA ceiling is
+// measured again. Returns zeros for what could not be measured (no such kernel in the registry,
+// or it failed its check); without the DRAM and FMA ceilings nothing is written.
 Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir);
 
 }  // namespace perfgate

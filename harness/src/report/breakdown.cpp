@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.h"
+#include "measure/bound.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
@@ -13,23 +14,13 @@
 namespace perfgate {
 namespace {
 
-// The same rule as the case's own bound: below the roofline's ridge point a kernel cannot reach
-// the compute peak; without a compute ceiling, less than one flop per byte counts as memory.
-std::string bound_of(const Cost& cost, double peak_bandwidth_gbps, double peak_gflops) {
-  const double bytes = cost.bytes();
-  if (bytes == 0 && cost.flops == 0) return "";
-  const double intensity = bytes > 0 ? cost.flops / bytes : 1e300;
-  if (peak_bandwidth_gbps > 0 && peak_gflops > 0)
-    return intensity < peak_gflops / peak_bandwidth_gbps ? "memory" : "compute";
-  return cost.flops == 0 || intensity < 1 ? "memory" : "compute";
-}
-
-std::string ceiling_text(const std::string& bound, double pct_of_peak) {
-  if (bound.empty()) return "";
-  std::string text = bound + "-bound";
-  if (pct_of_peak > 0)
-    text += fmt::format(" at {:.0f}% of peak {}", pct_of_peak, bound == "memory" ? "bandwidth" : "GFLOP/s");
-  return text;
+// The case's ceilings, for results written before they were stored per case: the bandwidth
+// the case was judged against, and the run's fma_peak GFLOP/s.
+Peaks ceilings_of(const CaseResult& result, double peak_gflops) {
+  Peaks peaks = result.peaks;
+  if (peaks.bandwidth_gbps == 0) peaks.bandwidth_gbps = result.peak_bandwidth_gbps;
+  if (peaks.gflops == 0) peaks.gflops = peak_gflops;
+  return peaks;
 }
 
 }  // namespace
@@ -61,12 +52,13 @@ std::optional<Breakdown> breakdown_of(const CaseResult& result, const StageCosts
     StageLoad load{s.name, s.latency_ns, s.pct_of_total, "", 0};
     if (load.pct_of_total == 0 && b.stages_ns > 0) load.pct_of_total = 100.0 * s.latency_ns / b.stages_ns;
     if (auto cost = stage_costs.find(s.name); cost != stage_costs.end() && s.latency_ns > 0) {
-      load.bound = bound_of(cost->second, result.peak_bandwidth_gbps, peak_gflops);
-      // bytes per ns = GB/s and flops per ns = GFLOP/s.
-      if (load.bound == "memory" && result.peak_bandwidth_gbps > 0)
-        load.pct_of_peak = 100.0 * cost->second.bytes() / s.latency_ns / result.peak_bandwidth_gbps;
-      if (load.bound == "compute" && peak_gflops > 0)
-        load.pct_of_peak = 100.0 * cost->second.flops / s.latency_ns / peak_gflops;
+      // A stage's working set is not known apart: the bytes it moves stand for it.
+      const Peaks peaks = ceilings_of(result, peak_gflops);
+      const BoundCall call = classify_bound(cost->second, s.latency_ns,
+                                            peaks.cache_bytes > 0 && cost->second.bytes() <= peaks.cache_bytes, peaks);
+      load.bound = call.bound;
+      load.reason = call.reason;
+      load.pct_of_peak = call.pct_of_peak;
     }
     b.stages.push_back(std::move(load));
   }
@@ -78,13 +70,13 @@ std::optional<Breakdown> breakdown_of(const CaseResult& result, const StageCosts
   const StageLoad& top = b.stages[b.bottleneck];
   b.bottleneck_reason = fmt::format("{}: {:.0f}% of time", top.name, top.pct_of_total);
   if (!top.bound.empty()) {
-    b.bottleneck_reason += ", " + ceiling_text(top.bound, top.pct_of_peak);
+    b.bottleneck_reason += ", " + top.reason;
   } else if (!result.bound.empty()) {
     // Per-stage costs unknown: name the whole plan's bound instead, and say so.
     b.bottleneck_reason += fmt::format(
         " (largest of {} stages); the whole {} is {}", b.stages.size(),
         result.kernel.empty() ? "plan" : result.kernel,
-        ceiling_text(result.bound, result.bound == "memory" ? median_of(result, metric::pct_peak_bw) : 0));
+        result.bound_reason.empty() ? result.bound + "-bound" : result.bound_reason);
   }
 
   const double gpu_ns = median_of(result, metric::latency_ns);
@@ -124,7 +116,7 @@ std::string render_breakdown(const Breakdown& b) {
     const std::size_t time_columns = time.find("µ") == std::string::npos ? time.size() : time.size() - 1;
     out += fmt::format("  {:<{}}  {}{}  {:>5.1f}%  {}{}\n", s.name, name_width,
                        std::string(10 - std::min<std::size_t>(10, time_columns), ' '), time, s.pct_of_total,
-                       s.bound.empty() ? "-" : ceiling_text(s.bound, s.pct_of_peak),
+                       s.bound.empty() ? "-" : s.reason,
                        i == b.bottleneck ? "  <- bottleneck" : "");
   }
   out += "  bottleneck: " + b.bottleneck_reason + "\n";

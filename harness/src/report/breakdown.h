@@ -14,8 +14,9 @@ struct StageLoad {
   std::string name;
   double latency_ns = 0;
   double pct_of_total = 0;
-  std::string bound;       // "memory" | "compute" | "" when the stage's cost is not known
+  std::string bound;       // "memory" | "compute" | "latency" | "" when the stage's cost is not known
   double pct_of_peak = 0;  // of peak bandwidth (memory) or peak GFLOP/s (compute); 0 unknown
+  std::string reason;      // "memory-bound at 62% of peak DRAM bandwidth", "latency-bound: at ..."
 };
 
 struct Breakdown {
@@ -42,8 +43,9 @@ using StageCosts = std::map<std::string, Cost>;
 // kernel, or whose kernel does not take these parameters, are left out.
 StageCosts stage_costs_from_registry(const CaseResult& result);
 
-// Null when the case has no stages. `peak_gflops` (0 = unknown) is the compute ceiling, e.g. the
-// fma_peak case's GFLOP/s; the bandwidth ceiling is the case's peak_bandwidth_gbps.
+// Null when the case has no stages. The ceilings are the case's own (CaseResult::peaks);
+// `peak_gflops` (0 = unknown), e.g. the run's fma_peak GFLOP/s, stands in for a compute ceiling
+// the case does not carry (results written before it did).
 std::optional<Breakdown> breakdown_of(const CaseResult& result, const StageCosts& stage_costs = {},
                                       double peak_gflops = 0);
 

@@ -10,8 +10,8 @@
 
 namespace perfgate::html {
 
-// Cases with flops at their arithmetic intensity, under the run's measured ceilings: the
-// cases' peak_bandwidth_gbps and the fma_peak case's GFLOP/s.
+// Cases with flops at their arithmetic intensity, under the run's measured ceilings: the cases'
+// DRAM and cache bandwidth and GFLOP/s (the fma_peak case's for results without them).
 std::string roofline_section(const RunResult& run);
 // Per case with latency samples: the baseline's samples (when given and it has the case) and
 // the run's.

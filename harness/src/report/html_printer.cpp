@@ -73,9 +73,9 @@ std::string verdict_table(const RunResult& run) {
         "<tr class=\"row-{}\"><td>{}</td><td class=\"id\">{}</td><td class=\"num\">{}</td><td "
         "class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"note\">{}</td></tr>\n",
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td title=\"{}\">{}</td><td class=\"note\">{}</td></tr>\n",
         to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change,
-        threshold, p, bandwidth, peak, gflops, c->bound.empty() ? "-" : c->bound, note);
+        threshold, p, bandwidth, peak, gflops, xml_escape(c->bound_reason), c->bound.empty() ? "-" : c->bound, note);
   }
   return out + "</table>\n";
 }

@@ -53,6 +53,22 @@ std::string verdict_text(const CaseResult& r) {
   return text;
 }
 
+// Which ceiling `% peak` is against, once for the run (every case carries the device's).
+std::string ceilings_line(const RunResult& run) {
+  for (const auto& r : run.cases) {
+    const Peaks& p = r.peaks;
+    if (p.bandwidth_gbps == 0 && p.cache_bandwidth_gbps == 0) continue;
+    std::string text = "% peak against";
+    if (p.cache_bandwidth_gbps > 0)
+      text += " the cache's " + format_bandwidth(p.cache_bandwidth_gbps) + " for working sets in its " +
+              fixed_digits(p.cache_bytes / (1 << 20), 3) + " MiB, else";
+    text += " DRAM's " + format_bandwidth(p.bandwidth_gbps);
+    if (p.gflops > 0) text += "; compute ceiling " + format_flops(p.gflops);
+    return text + "\n";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string render_table(const RunResult& run, const TableStyle& style) {
@@ -114,7 +130,7 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
     summary += " " + std::to_string(n) + " " + std::string(to_string(verdict)) + ",";
   summary.back() = '\n';
   if (const std::string resolution = run_resolution(run); !resolution.empty()) summary += resolution + "\n";
-  return out + summary;
+  return out + summary + ceilings_line(run);
 }
 
 std::string render_details(const RunResult& run, const TableStyle& style) {

@@ -103,7 +103,10 @@ json to_json(const CaseResult& r) {
       {"backend", r.backend},
       {"params", params_to_json(r.params)},
       {"cost",
-       {{"bytes_read", r.cost.bytes_read}, {"bytes_written", r.cost.bytes_written}, {"flops", r.cost.flops}}},
+       {{"bytes_read", r.cost.bytes_read},
+        {"bytes_written", r.cost.bytes_written},
+        {"flops", r.cost.flops},
+        {"matrix_flops", r.cost.matrix_flops}}},
       {"source_hash", r.source_hash},
       {"verdict", to_string(r.verdict)},
       {"message", r.message},
@@ -112,10 +115,17 @@ json to_json(const CaseResult& r) {
       {"judgements", judgements},
       {"stages", stages},
       {"bound", r.bound},
+      {"bound_reason", r.bound_reason},
       {"arithmetic_intensity", r.arithmetic_intensity},
       {"fits_in_cache", r.fits_in_cache},
       {"measurements", r.measurements},
-      {"peak_bandwidth_gbps", r.peak_bandwidth_gbps}};
+      {"peak_bandwidth_gbps", r.peak_bandwidth_gbps},
+      {"peaks",
+       {{"bandwidth_gbps", r.peaks.bandwidth_gbps},
+        {"cache_bandwidth_gbps", r.peaks.cache_bandwidth_gbps},
+        {"cache_bytes", r.peaks.cache_bytes},
+        {"gflops", r.peaks.gflops},
+        {"tensor_gflops", r.peaks.tensor_gflops}}}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
   if (!r.device_uuid.empty()) out["device_uuid"] = r.device_uuid;
   if (!r.gpu_slot.empty()) out["gpu_slot"] = r.gpu_slot;
@@ -140,7 +150,7 @@ CaseResult case_from_json(const json& j) {
   r.backend = j.at("backend");
   r.params = params_from_json(j.at("params"));
   const json& cost = j.at("cost");
-  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops")};
+  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops"), cost.value("matrix_flops", false)};
   r.source_hash = j.value("source_hash", "");
   r.verdict = verdict_from_string(j.at("verdict").get<std::string>());
   r.message = j.value("message", "");
@@ -168,10 +178,19 @@ CaseResult case_from_json(const json& j) {
   for (const auto& s : j.value("stages", json::array()))
     r.stages.push_back({s.at("name"), s.at("latency_ns"), s.at("pct_of_total")});
   r.bound = j.value("bound", "");
+  r.bound_reason = j.value("bound_reason", "");
   r.arithmetic_intensity = j.value("arithmetic_intensity", 0.0);
   r.fits_in_cache = j.value("fits_in_cache", false);
   r.measurements = j.value("measurements", 1);
   r.peak_bandwidth_gbps = j.value("peak_bandwidth_gbps", 0.0);
+  if (const json peaks = j.value("peaks", json::object()); peaks.is_object()) {
+    r.peaks.bandwidth_gbps = peaks.value("bandwidth_gbps", 0.0);
+    r.peaks.cache_bandwidth_gbps = peaks.value("cache_bandwidth_gbps", 0.0);
+    r.peaks.cache_bytes = peaks.value("cache_bytes", 0.0);
+    r.peaks.gflops = peaks.value("gflops", 0.0);
+    r.peaks.tensor_gflops = peaks.value("tensor_gflops", 0.0);
+  }
+  if (r.peaks.bandwidth_gbps == 0) r.peaks.bandwidth_gbps = r.peak_bandwidth_gbps;  // results before cache ceilings
   r.encode_ns = j.value("encode_ns", 0.0);
   r.device_uuid = j.value("device_uuid", "");
   r.gpu_slot = j.value("gpu_slot", "");

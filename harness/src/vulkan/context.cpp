@@ -71,7 +71,36 @@ VkInstance create_instance() {
   return instance;
 }
 
-PhysicalDeviceInfo query(VkPhysicalDevice handle, int index) {
+// Tensor cores through VK_NV_cooperative_matrix (the extension Debian 12's glslang compiles for):
+// the shaders need 16x16x16 f16 x f16 + f32 -> f32 on subgroups, float16 arithmetic and 16-bit
+// storage buffers.
+bool has_f16_cooperative_matrix(VkInstance instance, VkPhysicalDevice handle,
+                                const std::vector<VkExtensionProperties>& extensions) {
+  if (!has_extension(extensions, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) return false;
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV matrix{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  VkPhysicalDevice16BitStorageFeatures storage{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceShaderFloat16Int8Features float16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  features.pNext = &matrix;
+  matrix.pNext = &storage;
+  storage.pNext = &float16;
+  vkGetPhysicalDeviceFeatures2(handle, &features);
+  if (!matrix.cooperativeMatrix || !storage.storageBuffer16BitAccess || !float16.shaderFloat16) return false;
+  auto properties_of = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
+      vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));
+  if (!properties_of) return false;
+  std::uint32_t count = 0;
+  if (properties_of(handle, &count, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkCooperativeMatrixPropertiesNV> all(count, {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV});
+  if (properties_of(handle, &count, all.data()) != VK_SUCCESS) return false;
+  return std::any_of(all.begin(), all.end(), [](const VkCooperativeMatrixPropertiesNV& p) {
+    return p.MSize == 16 && p.NSize == 16 && p.KSize == 16 && p.AType == VK_COMPONENT_TYPE_FLOAT16_NV &&
+           p.BType == VK_COMPONENT_TYPE_FLOAT16_NV && p.CType == VK_COMPONENT_TYPE_FLOAT32_NV &&
+           p.DType == VK_COMPONENT_TYPE_FLOAT32_NV && p.scope == VK_SCOPE_SUBGROUP_NV;
+  });
+}
+
+PhysicalDeviceInfo query(VkInstance instance, VkPhysicalDevice handle, int index) {
   PhysicalDeviceInfo info;
   info.handle = handle;
   info.index = index;
@@ -140,6 +169,7 @@ PhysicalDeviceInfo query(VkPhysicalDevice handle, int index) {
     f.uniform_and_storage_buffer_8bit = features12.uniformAndStorageBuffer8BitAccess == VK_TRUE;
     f.storage_push_constant_8 = features12.storagePushConstant8 == VK_TRUE;
     f.integer_dot_product = info.integer_dot_product;
+    info.cooperative_matrix_f16 = has_f16_cooperative_matrix(instance, handle, extensions);
   }
   if (info.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
     info.features.subgroup_operations = info.subgroup.supportedOperations;
@@ -193,7 +223,7 @@ std::vector<PhysicalDeviceInfo> query_all(VkInstance instance) {
   std::vector<VkPhysicalDevice> handles(count);
   check(vkEnumeratePhysicalDevices(instance, &count, handles.data()), "vkEnumeratePhysicalDevices");
   std::vector<PhysicalDeviceInfo> all;
-  for (std::uint32_t i = 0; i < count; ++i) all.push_back(query(handles[i], static_cast<int>(i)));
+  for (std::uint32_t i = 0; i < count; ++i) all.push_back(query(instance, handles[i], static_cast<int>(i)));
   return all;
 }
 
@@ -313,6 +343,17 @@ Context::Context(const std::string& selector) {
       dot.shaderIntegerDotProduct = VK_TRUE;
       features12.pNext = &dot;
     }
+    // Tensor cores for the f16 matrix shaders, only where the device has them.
+    // (16-bit storage goes in features11: the spec forbids its own struct beside that one.)
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV matrix{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+    if (info_.cooperative_matrix_f16) {
+      extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+      matrix.cooperativeMatrix = VK_TRUE;
+      features11.storageBuffer16BitAccess = VK_TRUE;
+      features12.shaderFloat16 = VK_TRUE;
+      matrix.pNext = features12.pNext;
+      features12.pNext = &matrix;
+    }
     // The spec requires enabling VK_KHR_portability_subset wherever a device offers it.
     if (has_extension(device_extensions(info_.handle), "VK_KHR_portability_subset"))
       extensions.push_back("VK_KHR_portability_subset");
@@ -348,6 +389,7 @@ DeviceLimits Context::kernel_limits() const {
   d.subgroup_arithmetic = (info_.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                           (info_.subgroup.supportedOperations & used) == used;
   d.integer_dot_product = info_.integer_dot_product;
+  d.cooperative_matrix_f16 = info_.cooperative_matrix_f16;
   d.max_workgroup_invocations = std::min(l.maxComputeWorkGroupInvocations, l.maxComputeWorkGroupSize[0]);
   d.max_shared_memory_bytes = l.maxComputeSharedMemorySize;
   d.max_storage_buffer_range = l.maxStorageBufferRange;

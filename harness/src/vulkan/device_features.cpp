@@ -6,6 +6,7 @@
 namespace perfgate::vk {
 
 std::vector<std::string> missing_features(const ShaderInterface& shader, const DeviceFeatures& device) {
+  if (!shader.unreadable.empty()) return {};
   auto subgroup = [&](VkSubgroupFeatureFlagBits bit) { return (device.subgroup_operations & bit) != 0; };
   std::vector<std::string> missing;
   auto need = [&](bool present, const char* name) {

@@ -31,9 +31,13 @@ struct ShaderInterface {
   std::array<std::int64_t, 3> local_size_constant{-1, -1, -1};
   // The workgroup size a dispatch runs with: its specialization words where they set a dimension.
   std::array<std::uint32_t, 3> local_size_with(const std::vector<std::uint32_t>& specialization) const;
+  // Why SPIRV-Cross could not parse the module ("" when it could): nothing above is then known,
+  // and check_dispatch and missing_features check nothing.
+  std::string unreadable;
 };
 
-// Throws Error naming the shader when SPIRV-Cross cannot parse it.
+// Throws Error naming the shader when SPIRV-Cross fails on a module it parsed; a module it
+// cannot parse at all comes back `unreadable`.
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words);
 
 // Throws Error, naming the kernel, the shader and the binding or offset, when the dispatch gives

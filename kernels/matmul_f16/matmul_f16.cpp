@@ -1,0 +1,98 @@
+// matmul_f16: C = A * B with half-precision A (m x k) and B (k x n), row-major, and float32
+// accumulation and output: the GEMM of an f16 model's prefill. On devices with cooperative
+// matrices (tensor cores) each subgroup multiplies 16x16x16 fragments; elsewhere (llvmpipe) a
+// shared-memory tiled shader does the same arithmetic on the vector units.
+#include <algorithm>
+#include <vector>
+
+#include "kernels/common/gemm_cpu.h"
+#include "kernels/common/matmul_plan.h"
+#include "kernels/common/tensor_fragments.h"
+#include "perfgate/registry.h"
+
+using namespace perfgate;
+using namespace perfgate::kernels;
+
+namespace {
+
+std::vector<float> widen(std::span<const std::uint16_t> halves) {
+  std::vector<float> out(halves.size());
+#pragma omp parallel for simd schedule(static)
+  for (std::size_t i = 0; i < halves.size(); ++i) out[i] = from_half(halves[i]);
+  return out;
+}
+
+// The inputs are f16 values, widened exactly, so the reference multiplies the very numbers the
+// device does: what is left is float32 accumulation, as for matmul (eps/2 * sqrt(k) = 4e-6 at
+// k = 4096), and tensor cores that add the 16 products of a fragment with one rounding or
+// truncate their partial sums (a few eps per fragment step, still ~1e-5 as a random walk).
+// 1e-4 leaves room for both. A reference over f32 inputs rounded to f16 would instead see
+// 2^-11 = 5e-4 per input: that is the input's precision, not the kernel's error.
+constexpr double kTolerance = 1e-4;
+
+}  // namespace
+
+PERFGATE_KERNEL(matmul_f16) {
+  return KernelDef("matmul_f16")
+      .describe("C = A * B, A and B fp16, C float32 (f32 accumulation): tensor cores where present")
+      // CI keeps a small product per backend (llvmpipe runs the fallback shader); --axis m=4096 --axis n=4096 --axis k=4096 is the
+      // H100 figure (docs/performance.md).
+      .axis("m", {256}, {Backend::cpu})
+      .axis("n", {1024}, {Backend::cpu})
+      .axis("k", {1024}, {Backend::cpu})
+      .axis("m", {256}, {Backend::vulkan})
+      .axis("n", {256}, {Backend::vulkan})
+      .axis("k", {256}, {Backend::vulkan})
+      .axis("tile", {128}, {Backend::vulkan})
+      .axis("wg", {256}, {Backend::vulkan})
+      // 1: A and B tiles staged through shared memory (each element read from global memory
+      // once per workgroup); 0: every subgroup loads its fragments from global memory.
+      .axis("staged", {1}, {Backend::vulkan})
+      .axis_limits("staged", 0, 1)
+      .valid([](const Params& p, Backend backend) {
+        if (backend == Backend::cpu) return true;
+        return tensor_tile_valid(p["tile"], p["wg"]) && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 &&
+               p["k"] % kTensorBK == 0;
+      })
+      .buffers([](const Params& p) {
+        const auto m = std::size_t(p["m"]), n = std::size_t(p["n"]), k = std::size_t(p["k"]);
+        return std::vector<BufferSpec>{{"a", ElementType::f16, m * k, BufferRole::input},
+                                       {"b", ElementType::f16, k * n, BufferRole::input},
+                                       {"c", ElementType::f32, m * n, BufferRole::output}};
+      })
+      .cost([](const Params& p) {
+        const double m = double(p["m"]), n = double(p["n"]), k = double(p["k"]);
+        return Cost{2 * (m * k + k * n), 4 * m * n, 2 * m * n * k, true};
+      })
+      .check([](const Params& p, const Buffers& buf) {
+        const auto a = widen(buf.get<std::uint16_t>("a"));
+        const auto b = widen(buf.get<std::uint16_t>("b"));
+        CheckResult r = check_gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data(), kTolerance, "c");
+        r.detail += " (f16 inputs as stored, tolerance 1e-4: f32 accumulation)";
+        return r;
+      })
+      // Widen both operands (O(mk + kn), every core), then the float32 GEMM (O(mnk)).
+      .cpu([](const Params& p, Buffers& buf) {
+        const auto a = widen(buf.get<std::uint16_t>("a"));
+        const auto b = widen(buf.get<std::uint16_t>("b"));
+        gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data());
+      })
+      .vulkan([](const Params& p, const DeviceLimits& limits) {
+        const auto m = std::uint32_t(p["m"]), n = std::uint32_t(p["n"]), k = std::uint32_t(p["k"]);
+        Dispatch d;
+        d.bindings = {"a", "b", "c"};
+        d.push_constants = {m, n, k};
+        d.stage = "matmul_f16";
+        if (limits.cooperative_matrix_f16) {
+          const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);
+          d.shader = p["staged"] ? "matmul_f16/matmul_f16_coopmat_staged" : "matmul_f16/matmul_f16_coopmat";
+          d.specialization = {t.wg, t.tile, t.subgroups_m, t.subgroups_n};
+          d.groups = {n / t.tile, m / t.tile, 1};
+        } else {
+          d.shader = "matmul_f16/matmul_f16_vector";
+          d.specialization = {kFallbackTile * kFallbackTile};
+          d.groups = {(n + kFallbackTile - 1) / kFallbackTile, (m + kFallbackTile - 1) / kFallbackTile, 1};
+        }
+        return VulkanPlan{{std::move(d)}};
+      });
+}
