@@ -89,7 +89,7 @@ TEST(CalibratedJudge, StoredResolutionComesFromRelativeTime) {
   ASSERT_TRUE(noise);
   EXPECT_FALSE(noise->noise.unstable) << noise->noise.why;
   EXPECT_LT(noise->noise.sigma_pct, 5);
-  EXPECT_EQ(noise->allowance.pct, 50);  // relative_latency's fixed allowance
+  EXPECT_EQ(noise->allowance.pct, 50);  // relative_latency's fixed allowance (cpu_thresholds)
 
   b.runs.erase(metric::relative_latency);  // uncalibrated: the raw runs, multimodal
   EXPECT_GT(latency_noise(b.runs, t)->noise.range_pct, 100);
