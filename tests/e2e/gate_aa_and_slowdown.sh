@@ -2,8 +2,9 @@
 # The gate's promise on a noisy 2-core machine: a baseline just proposed and approved here
 # passes A/A three times in a row under the repository's thresholds, and the same kernels made
 # ~2x slower (run on half of the OpenMP threads they were baselined with) fail with `regressed`
-# under a 25% threshold. (The repository's own thresholds allow 150% on CPU machines, for the
-# drift of a shared VM between periods, which a test minutes long does not see.)
+# under a 25% threshold on raw time. (The repository's own thresholds judge CPU machines on
+# calibrated relative time, and half the threads slow the reference workload as much as the
+# kernel: an environment change, which calibration is there to cancel, unlike a code change.)
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
