@@ -40,7 +40,7 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$tmp/project" -B "$tmp/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/build" >/dev/null
-"$tmp/build/consumer_perfgate" baseline propose scale/cpu/n=65536 --runs 2 --quiet --out "$tmp/candidate.yaml" \
+"$tmp/build/consumer_perfgate" baseline propose scale/cpu/n=65536,factor=2 --runs 2 --quiet --out "$tmp/candidate.yaml" \
   >"$tmp/propose.log" 2>&1 || { cat "$tmp/propose.log"; fail "baseline propose"; }
 "$tmp/build/consumer_perfgate" baseline approve "$tmp/candidate.yaml" --by e2e --reason "dashboard test" --yes \
   >/dev/null || fail "baseline approve"
@@ -70,7 +70,7 @@ assert site.tag == "Site", site.tag
 assert site.get("Name") == "e2e-site", site.get("Name")
 assert site.get("BuildName") == machine, (site.get("BuildName"), machine)
 tests = {t.findtext("Name"): t for t in site.iter("Test") if t.findtext("Name")}
-case = "scale/cpu/n=65536"
+case = "scale/cpu/n=65536,factor=2"
 assert case in tests, sorted(tests)
 measured = {m.get("name"): m for m in tests[case].iter("NamedMeasurement")}
 for name in ("latency_ns", "bandwidth_gbps", "host_latency_ns"):

@@ -62,7 +62,8 @@ std::string cell_text(const CaseResult* result) {
   std::string text(to_string(result->verdict));
   if (const Judgement* j = main_judgement(*result)) {
     text += fmt::format(" {:+.1f}%", j->change_pct);
-    if (j->metric != metric::latency_ns) text += " (" + j->metric + ")";
+    // A time change goes unnamed, raw or calibrated (relative to the reference at the same moment).
+    if (j->metric != metric::latency_ns && j->metric != metric::relative_latency) text += " (" + j->metric + ")";
   }
   return text;
 }
