@@ -5,6 +5,8 @@
 # - head equal to base passes (`PERFGATE_BASE=<this binary> perfgate check CASE`, exit 0);
 # - the slowed head against this build regresses (exit 1), also through
 #   `ctest -L perf -R '^CASE$'` in the slowed build with PERFGATE_BASE in the environment;
+# - against a stored baseline of this build the slowed build regresses, confirmed by a fresh
+#   process;
 # - a base that predates A/B mode skips (77) saying so; a base path with no binary is an error.
 # Skips (77) when there is no compiler to build the slowed copy with.
 set -euo pipefail
@@ -60,7 +62,17 @@ expect 8 "regressed" "ctest, 2x slower head" -- \
 expect 0 "100% tests passed" "ctest, head equal to base" -- \
   env PERFGATE_BASE="$slowed" ctest --test-dir "$slowed_dir/src/build" -L perf -R "^${case_id}\$" --output-on-failure
 
+# Stored-baseline mode with the same builds: a baseline approved from this build; the slowed
+# build's check regresses, and the regression stands only after a process of its own (the slowed
+# binary, measuring the case again) confirmed it.
+"$PERFGATE" baseline propose --runs 3 --out "$tmp/candidate.yaml" --baselines "$tmp/baselines" "${opts[@]}" \
+  "$case_id" > /dev/null
+"$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "stored-baseline half" --yes \
+  --baselines "$tmp/baselines" > /dev/null
+expect 1 "confirmed by 1 fresh process" "stored baseline, 2x slower head" -- \
+  "$slowed" check "$case_id" --baselines "$tmp/baselines" "${opts[@]}"
+
 # A base that cannot serve the case skips, saying why; a base path without a binary is an error.
 expect 77 "predates A/B" "base without A/B mode" -- "$PERFGATE" check "$case_id" --base /bin/true "${opts[@]}"
 expect 2 "no perfgate executable" "missing base" -- "$PERFGATE" check "$case_id" --base "$tmp/nowhere" "${opts[@]}"
-echo "OK: A/A passed, 2x slower head regressed (directly and through ctest)"
+echo "OK: A/A passed, 2x slower head regressed (directly, through ctest, and against a stored baseline)"

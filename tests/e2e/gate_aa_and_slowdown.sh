@@ -2,7 +2,7 @@
 # The gate's promise on a noisy 2-core machine: a baseline just proposed and approved here
 # passes A/A three times in a row under the repository's thresholds, and the same kernels made
 # ~2x slower (run on half of the OpenMP threads they were baselined with) fail with `regressed`
-# under a 25% threshold on raw time. (The repository's own thresholds judge CPU machines on
+# under a 25% threshold on raw time, each confirmed by a fresh process. (The repository's own thresholds judge CPU machines on
 # calibrated relative time, and half the threads slow the reference workload as much as the
 # kernel: an environment change, which calibration is there to cancel, unlike a code change.)
 set -euo pipefail
@@ -55,6 +55,12 @@ for c in "${cases[@]}"; do
   echo "$out"
   if [ "$rc" -ne 1 ] || ! grep -q ": regressed" <<<"$out"; then
     echo "FAIL: on half the threads $c exited $rc, expected 1 (regressed)" >&2
+    exit 1
+  fi
+  # The regression stood only after a process of its own measured it again (the child inherits
+  # OMP_NUM_THREADS: the slowdown is there too).
+  if ! grep -q "confirmed by 1 fresh process (latency_ns +" <<<"$out"; then
+    echo "FAIL: $c: the regression was not confirmed by a fresh process" >&2
     exit 1
   fi
 done

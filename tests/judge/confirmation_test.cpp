@@ -41,6 +41,17 @@ TEST(Confirmation, ConfirmedRegressionStands) {
       << r.message;
 }
 
+TEST(Confirmation, TheMessageNamesWhereConfirmationsWereMeasured) {
+  CaseResult r = judged(Verdict::regressed, 5.2);
+  apply_confirmations(r, {judged(Verdict::regressed, 4.9), judged(Verdict::regressed, 5.0)}, "fresh process");
+  EXPECT_NE(r.message.find("confirmed by 2 fresh processes (latency_ns +4.9%, latency_ns +5.0%)"), std::string::npos)
+      << r.message;
+  CaseResult once = judged(Verdict::regressed, 5.2);
+  apply_confirmations(once, {judged(Verdict::pass, 0.3)}, "fresh process");
+  EXPECT_NE(once.message.find("not confirmed: a fresh process gave pass (latency_ns +0.3%)"), std::string::npos)
+      << once.message;
+}
+
 TEST(Confirmation, AOneOffDoesNotStand) {
   CaseResult r = judged(Verdict::regressed, 9.9);
   apply_confirmations(r, {judged(Verdict::pass, 0.4)});

@@ -1,6 +1,5 @@
 // perfgate baseline propose: measures the selection in N separate processes, pools the runs into
 // one candidate file and prints what it would change. Nothing under baselines/ is written.
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/resolution.h"
+#include "core/scratch_dir.h"
 #include "judge/thresholds.h"
 #include "judge/verdict.h"
 #include "perfgate/error.h"
@@ -34,27 +34,6 @@ struct ProposeFlags {
   int runs = 5;
   std::string out;
   std::string binary_name;  // the hints name the command that was run
-};
-
-// A private folder for the runs' results, removed with everything in it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (fs::temp_directory_path() / "perfgate-propose-XXXXXX").string();
-    if (!::mkdtemp(pattern.data()))
-      throw Error("cannot create a temporary folder in " + fs::temp_directory_path().string());
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
 };
 
 // The `perfgate run` arguments that measure the same selection (cases first: --axis takes
@@ -104,7 +83,7 @@ int propose_main(const ProposeFlags& flags) {
     throw Error("--out " + flags.out +
                 " is inside the baselines folder; only `perfgate baseline approve` writes there");
   const bool progress = !flags.common.quiet && isatty(STDERR_FILENO);
-  ScratchDir scratch;
+  ScratchDir scratch("perfgate-propose");
   std::vector<RunResult> runs;
   for (int i = 0; i < flags.runs; ++i) {
     if (progress)

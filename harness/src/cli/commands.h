@@ -27,5 +27,6 @@ void add_report_command(CLI::App& app, Context& context);
 void add_history_command(CLI::App& app, Context& context);
 void add_notify_command(CLI::App& app, Context& context);
 void add_serve_command(CLI::App& app, Context& context);  // hidden: one side of an A/B check
+void add_measure_command(CLI::App& app, Context& context);  // hidden: a fresh process confirming a regression
 
 }  // namespace perfgate

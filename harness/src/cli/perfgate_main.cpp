@@ -47,6 +47,7 @@ int perfgate_main(int argc, char** argv, const Project& project) {
   add_history_command(app, context);
   add_notify_command(app, context);
   add_serve_command(app, context);
+  add_measure_command(app, context);
   try {
     if (argc == 1) {  // plain `perfgate` is `perfgate run`
       const char* run_args[] = {argv[0], "run", nullptr};

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "cli/fresh_measurement.h"
 #include "cli/run_info.h"
 #include "core/file_lock.h"
 #include "gate/gate.h"
@@ -97,6 +98,8 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const BaselineStore baselines(flags.common.baselines_dir);
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
   Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks, flags.common.input_seed());
+  gate.measure_fresh_with(
+      [&flags](const CaseSpec& spec, std::uint64_t seed) { return measure_in_fresh_process(flags, spec, seed); });
   Progress progress(!flags.common.quiet && !check_output);
   std::optional<EventStream> events;
   if (!flags.events_file.empty()) events.emplace(flags.events_file);

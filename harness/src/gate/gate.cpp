@@ -46,20 +46,26 @@ CaseResult Gate::run(const CaseSpec& spec) {
   return result;
 }
 
-// Fresh measurements (new buffers, a new warm-up, after a pause that lets clocks and caches
-// settle), each judged on its own, never pooled with the first; stops at the first that does not
-// regress (judge/confirmation.h decides).
+// Fresh measurements (new buffers, a new warm-up; in a process of their own where the command
+// line set that up, else after a pause that lets clocks and caches settle), each judged on its
+// own, never pooled with the first; stops at the first that does not regress
+// (judge/confirmation.h decides).
 void Gate::confirm(const CaseSpec& spec, const Thresholds& thresholds, CaseResult& result) {
   if (thresholds.confirm == 0 || !needs_confirmation(result)) return;
   std::vector<CaseResult> fresh;
   for (int again = 0; again < thresholds.confirm; ++again) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    fresh.push_back(measure_case(device_, spec, thresholds.sampling, peaks_, seed_ + 101 + again));
+    const std::uint64_t seed = seed_ + 101 + again;
+    if (fresh_measure_) {
+      fresh.push_back(fresh_measure_(spec, seed));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      fresh.push_back(measure_case(device_, spec, thresholds.sampling, peaks_, seed));
+    }
     if (fresh.back().verdict != Verdict::error && fresh.back().verdict != Verdict::skipped)
       judge(fresh.back(), thresholds);
     if (fresh.back().verdict != Verdict::regressed) break;
   }
-  apply_confirmations(result, fresh);
+  apply_confirmations(result, fresh, fresh_measure_ ? "fresh process" : "fresh measurement");
 }
 
 }  // namespace perfgate

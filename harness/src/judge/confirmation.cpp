@@ -24,7 +24,7 @@ bool needs_confirmation(const CaseResult& result) {
          });
 }
 
-void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh) {
+void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh, const std::string& what) {
   if (fresh.empty()) return;
   result.first_verdict = result.verdict;
   const std::string first = result.message;
@@ -33,21 +33,21 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
     const Judgement* main = main_judgement(f);
     result.confirmations.push_back({f.verdict, main ? main->metric : "", main ? main->change_pct : 0});
     if (f.verdict == Verdict::error || f.verdict == Verdict::skipped) {
-      result.message = "unconfirmed (a fresh measurement ended in " + std::string(to_string(f.verdict)) +
+      result.message = "unconfirmed (a " + what + " ended in " + std::string(to_string(f.verdict)) +
                        ": " + f.message + "): " + first;
       return;
     }
     const std::string change = main ? main->metric + " " + signed_pct(main->change_pct) : "";
     if (f.verdict != Verdict::regressed) {
       result.verdict = Verdict::pass;
-      result.message = "not confirmed: a fresh measurement gave " + std::string(to_string(f.verdict)) +
+      result.message = "not confirmed: a " + what + " gave " + std::string(to_string(f.verdict)) +
                        (change.empty() ? "" : " (" + change + ")") + "; the first: " + first;
       return;
     }
     changes += (changes.empty() ? "" : ", ") + change;
   }
-  result.message = "confirmed by " + std::to_string(fresh.size()) + " fresh measurement" +
-                   (fresh.size() > 1 ? "s" : "") + " (" + changes + "): " + first;
+  result.message = "confirmed by " + std::to_string(fresh.size()) + " " + what +
+                   (fresh.size() > 1 ? (what.ends_with("s") ? "es" : "s") : "") + " (" + changes + "): " + first;
 }
 
 }  // namespace perfgate

@@ -2,6 +2,7 @@
 // The confirmation rule: a regression found by a case's first measurement stands only when every
 // fresh measurement made to confirm it (new buffers, a new warm-up, after a pause) regressed too.
 // One unlucky state of the device cannot fail a tight gate; a real slowdown is there each time.
+#include <string>
 #include <vector>
 
 #include "perfgate/result.h"
@@ -14,7 +15,9 @@ bool needs_confirmation(const CaseResult& result);
 
 // Applies the rule to `result` with the judged fresh measurements (the gate stops at the first
 // that does not regress): records them and its first verdict, and sets the final verdict and
-// message. An error or skip among them leaves the regression unconfirmed but standing.
-void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh);
+// message, which call each one a `what` ("fresh process", "fresh measurement"). An error or
+// skip among them leaves the regression unconfirmed but standing.
+void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh,
+                         const std::string& what = "fresh measurement");
 
 }  // namespace perfgate

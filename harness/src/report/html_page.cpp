@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char* kStyle = R"(
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; margin: 0; background: #f4f5f7; }
-main { max-width: 1320px; margin: 0 auto; padding: 24px 32px 48px; }
+main { max-width: 1840px; margin: 0 auto; padding: 24px 32px 48px; }
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 32px 0 10px; border-bottom: 1px solid #d0d4da; padding-bottom: 4px; }
 h3 { font-size: 14px; margin: 16px 0 6px; font-family: ui-monospace, monospace; }
@@ -28,7 +28,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.row-regressed td, tr.row-error td { background: #fdecea; }
 tr.row-improved td { background: #e6f4f5; }
 .worse { color: #c62828; font-weight: 600; } .better { color: #00838f; font-weight: 600; }
-.note { color: #555; font-size: 12px; max-width: 420px; }
+.note { color: #555; font-size: 12px; min-width: 300px; max-width: 520px; }
+td.id { white-space: nowrap; }
+.wide { overflow-x: auto; }
 figure { display: inline-block; margin: 0 16px 16px 0; background: #fff; padding: 8px; box-shadow: 0 1px 2px rgba(0,0,0,.08); vertical-align: top; }
 figcaption { font-size: 13px; margin-bottom: 4px; }
 .bar { display: inline-block; height: 10px; background: #1565c0; vertical-align: middle; }

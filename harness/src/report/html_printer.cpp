@@ -45,7 +45,7 @@ std::string machine_section(const Fingerprint& f) {
 std::string verdict_table(const RunResult& run) {
   std::string out =
       "<h2 "
-      "id=\"verdicts\">Verdicts</h2>\n<table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
+      "id=\"verdicts\">Verdicts</h2>\n<div class=\"wide\"><table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
       "<th>change</th><th>threshold</th><th>p</th><th>bandwidth</th><th>% peak bw</th><th>GFLOP/s</th>"
       "<th>bound</th><th>note</th></tr>\n";
   for (const CaseResult* c : worst_first(run)) {
@@ -77,7 +77,7 @@ std::string verdict_table(const RunResult& run) {
         to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change,
         threshold, p, bandwidth, peak, gflops, xml_escape(c->bound_reason), c->bound.empty() ? "-" : c->bound, note);
   }
-  return out + "</table>\n";
+  return out + "</table></div>\n";
 }
 
 std::string breakdown_section(const RunResult& run) {

@@ -1,0 +1,17 @@
+#pragma once
+// A case measured again in a process of its own (`perfgate measure`, hidden), to confirm a
+// regression: what a process happened to start with (memory placement, the driver's choices at
+// pipeline creation) is drawn afresh, which a second measurement in the same process cannot do.
+// On the H100 one case landed in a mode 3.6% slower in 1 process of 12 and kept it for the
+// process's lifetime (docs/performance.md, "Process-level modes").
+#include <cstdint>
+
+#include "cli/run_cases.h"
+
+namespace perfgate {
+
+// The result of the child's measurement (not judged), or an error result saying why there is
+// none. Uses the device, thresholds and cache folder of `flags`.
+CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed);
+
+}  // namespace perfgate

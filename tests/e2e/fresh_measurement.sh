@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `perfgate measure CASE --json FILE` (hidden): the fresh process that confirms a regression.
+# It writes exactly one case, measured and not judged, with its samples; a case id this binary
+# does not have is an error naming it, and nothing is written.
+set -euo pipefail
+: "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}"
+tmp="$PERFGATE_E2E_TMP"
+rm -rf "$tmp" && mkdir -p "$tmp"
+
+"$PERFGATE" measure "copy/cpu/n=65536" --seed 7 --cache-dir "$tmp/cache" --json "$tmp/fresh.json"
+python3 - "$tmp/fresh.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+cases = run["cases"]
+assert len(cases) == 1, f"{len(cases)} cases written, expected 1"
+c = cases[0]
+assert c["id"] == "copy/cpu/n=65536", c["id"]
+assert not c.get("judgements"), f"a fresh measurement is not judged: {c['judgements']}"
+samples = c["metrics"]["latency_ns"]["samples"]
+assert len(samples) >= 5 and all(s > 0 for s in samples), samples
+assert "rel L2 error" in c["check"], c["check"]
+print(f"one case, {len(samples)} latency samples, {c['check']}")
+PY
+
+set +e
+out=$("$PERFGATE" measure "nosuch/cpu/n=1" --json "$tmp/none.json" 2>&1)
+rc=$?
+set -e
+echo "$out"
+if [ "$rc" -ne 2 ] || ! grep -q "nosuch" <<<"$out" || [ -e "$tmp/none.json" ]; then
+  echo "FAIL: an unknown case exited $rc (expected 2 naming it, no file written)" >&2
+  exit 1
+fi
+echo "OK: measure wrote one unjudged case; an unknown case is refused"
