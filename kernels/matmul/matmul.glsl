@@ -1,7 +1,11 @@
 // C[b] = alpha * A[b] * B[b] (or A[b] * B[b]^T) in float32: a T x T output tile per workgroup,
 // staged through shared memory BK columns of A and BK rows of B at a time, and an RM x RN
-// register block per thread. Included by matmul.comp (scalar shared reads) and
-// matmul_vec4.comp (VEC4: a thread's rows and columns come in groups of 4, read as vec4).
+// register block per thread. Each thread issues all its global loads of a step into registers
+// before its first shared store (a load-store pair per element would wait out the memory latency
+// once per element). Double buffering with the next step's loads in flight during the
+// multiply-adds was slower on the H100 (docs/performance.md): its registers cost occupancy.
+// Included by matmul.comp (scalar shared reads) and matmul_vec4.comp (VEC4: a thread's rows and
+// columns come in groups of 4, read as vec4).
 // Sizes must be multiples of the tile (M, N of T; K of BK): the plan checks, so no bounds tests.
 
 layout(local_size_x_id = 0) in;
@@ -29,6 +33,7 @@ const uint WG = gl_WorkGroupSize.x;
 const uint TX = T / RN;    // threads along a tile row
 const uint TY = T / RM;    // threads along a tile column
 const uint LD = T + 4;     // padded shared row: column-wise stores spread over the banks
+const uint PER = (T * BK + WG - 1) / WG;  // elements of A (and of B) each thread copies per step
 
 #ifdef VEC4
 shared vec4 As[BK * LD / 4];  // As[kk][row]: A's tile transposed, so rows are contiguous
@@ -46,6 +51,33 @@ shared float Bs[BK * LD];
 #define COL(j) (tx + (j) * TX)
 #endif
 
+float pa[PER], pb[PER];  // a step's elements of A and B, all loads in flight before the first store
+
+// A tile: consecutive threads read consecutive k of one row (coalesced).
+void load_step(uint a_base, uint b_base, uint bn, uint k0) {
+  for (uint i = 0; i < PER; ++i) {
+    const uint e = gl_LocalInvocationID.x + i * WG;
+    if ((T * BK) % WG != 0 && e >= T * BK) break;
+    pa[i] = a[a_base + (e / BK) * s.lda + k0 + e % BK];
+    if (TRANSPOSE_B != 0)  // B stored N x K: read along k
+      pb[i] = b[b_base + (bn + e / BK) * s.ldb + k0 + e % BK];
+    else                   // B stored K x N: read along n
+      pb[i] = b[b_base + (k0 + e / T) * s.ldb + bn + e % T];
+  }
+}
+
+void store_step() {
+  for (uint i = 0; i < PER; ++i) {
+    const uint e = gl_LocalInvocationID.x + i * WG;
+    if ((T * BK) % WG != 0 && e >= T * BK) break;
+    STORE_A(e % BK, e / BK, pa[i]);
+    if (TRANSPOSE_B != 0)
+      STORE_B(e % BK, e / BK, pb[i]);
+    else
+      STORE_B(e / T, e % T, pb[i]);
+  }
+}
+
 void main() {
   const uint tid = gl_LocalInvocationID.x;
   const uint tx = tid % TX, ty = tid / TX;
@@ -59,20 +91,8 @@ void main() {
     for (uint j = 0; j < RN; ++j) acc[i][j] = 0.0;
 
   for (uint k0 = 0; k0 < s.K; k0 += BK) {
-    // A tile: consecutive threads read consecutive k of one row (coalesced).
-    for (uint e = tid; e < T * BK; e += WG) {
-      const uint row = e / BK, kk = e % BK;
-      STORE_A(kk, row, a[a_base + row * s.lda + k0 + kk]);
-    }
-    for (uint e = tid; e < T * BK; e += WG) {
-      if (TRANSPOSE_B != 0) {  // B stored N x K: read along k
-        const uint col = e / BK, kk = e % BK;
-        STORE_B(kk, col, b[b_base + (bn + col) * s.ldb + k0 + kk]);
-      } else {                 // B stored K x N: read along n
-        const uint kk = e / T, col = e % T;
-        STORE_B(kk, col, b[b_base + (k0 + kk) * s.ldb + bn + col]);
-      }
-    }
+    load_step(a_base, b_base, bn, k0);
+    store_step();
     barrier();
     for (uint kk = 0; kk < BK; ++kk) {
       float ar[RM], br[RN];

@@ -3,6 +3,7 @@
 // matrices (tensor cores) each subgroup multiplies 16x16x16 fragments; elsewhere (llvmpipe) a
 // shared-memory tiled shader does the same arithmetic on the vector units.
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "kernels/common/gemm_cpu.h"
@@ -45,10 +46,13 @@ PERFGATE_KERNEL(matmul_f16) {
       .axis("k", {256}, {Backend::vulkan})
       .axis("tile", {128}, {Backend::vulkan})
       .axis("wg", {256}, {Backend::vulkan})
-      // 1: A and B tiles staged through shared memory (each element read from global memory
-      // once per workgroup); 0: every subgroup loads its fragments from global memory.
+      // How A and B reach the tensor cores: 0, every subgroup loads its fragments from global
+      // memory; 1, a workgroup's tiles staged through one shared buffer, each element read from
+      // global memory once per workgroup, the next step's loads in flight during this step's
+      // multiply-adds, two barriers per step; 2, the same through two shared buffers, one
+      // barrier per step (slower on the H100: docs/performance.md).
       .axis("staged", {1}, {Backend::vulkan})
-      .axis_limits("staged", 0, 1)
+      .axis_limits("staged", 0, 2)
       .valid([](const Params& p, Backend backend) {
         if (backend == Backend::cpu) return true;
         return tensor_tile_valid(p["tile"], p["wg"]) && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 &&
@@ -85,8 +89,20 @@ PERFGATE_KERNEL(matmul_f16) {
         d.stage = "matmul_f16";
         if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);
-          d.shader = p["staged"] ? "matmul_f16/matmul_f16_coopmat_staged" : "matmul_f16/matmul_f16_coopmat";
-          d.specialization = {t.wg, t.tile, t.subgroups_m, t.subgroups_n};
+          if (p["staged"]) {
+            const std::int64_t stages = p["staged"];
+            const std::int64_t bk = tensor_staged_bk(t.tile, t.wg, k, stages, limits.max_shared_memory_bytes);
+            if (bk == 0)
+              throw Error("matmul_f16: tile=" + std::to_string(t.tile) + " needs " +
+                          std::to_string(tensor_staged_shared_bytes(t.tile, kTensorBK, stages)) +
+                          " bytes of shared memory");
+            d.shader = "matmul_f16/matmul_f16_coopmat_staged";
+            d.specialization = {
+                t.wg, t.tile, t.subgroups_m, t.subgroups_n, t.tile, std::uint32_t(bk), std::uint32_t(stages)};
+          } else {
+            d.shader = "matmul_f16/matmul_f16_coopmat";
+            d.specialization = {t.wg, t.tile, t.subgroups_m, t.subgroups_n};
+          }
           d.groups = {n / t.tile, m / t.tile, 1};
         } else {
           d.shader = "matmul_f16/matmul_f16_vector";

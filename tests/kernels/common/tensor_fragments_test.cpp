@@ -24,5 +24,20 @@ TEST(TensorFragments, RefusesWhatTheShaderCannotTile) {
   EXPECT_THROW(tensor_tile(24, 128, 32), Error);
 }
 
+TEST(TensorFragments, StagedSharedMemoryCountsPaddedRowsPerBuffer) {
+  // Tile 128, 32 deep: A 128 rows of 5 16-byte words, B 32 rows of 17.
+  EXPECT_EQ(tensor_staged_shared_bytes(128, 32, 1), (128 * 5 + 32 * 17) * 16);
+  EXPECT_EQ(tensor_staged_shared_bytes(128, 32, 2), 2 * (128 * 5 + 32 * 17) * 16);
+}
+
+TEST(TensorFragments, StagedStepIsTheDeepestThatFitsRegistersAndSharedMemory) {
+  constexpr std::int64_t kH100 = 48 * 1024;
+  EXPECT_EQ(tensor_staged_bk(128, 256, 4096, 1, kH100), 64);  // 8 loads each, 35 KiB
+  EXPECT_EQ(tensor_staged_bk(128, 128, 4096, 1, kH100), 32);  // 64 deep: 16 loads each
+  EXPECT_EQ(tensor_staged_bk(128, 256, 4096, 2, kH100), 32);  // two 64-deep buffers: 70 KiB
+  EXPECT_EQ(tensor_staged_bk(128, 256, 96, 1, kH100), 32);    // k not a multiple of 64
+  EXPECT_EQ(tensor_staged_bk(256, 256, 4096, 2, 16 * 1024), 0);
+}
+
 }  // namespace
 }  // namespace perfgate::kernels
