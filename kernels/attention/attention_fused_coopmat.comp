@@ -10,9 +10,10 @@
 // attention_fused on tensor cores (the flash-attention scheme): a workgroup owns ROWS query rows
 // of one head, 16 per subgroup of 32. Its Q rows, scaled by log2(e) / sqrt(HD) and rounded to
 // f16, stay in registers as fragments; K and V come KB keys at a time through shared memory as
-// f16, and per block each subgroup computes S = Q K^T with f16 x f16 -> f32 multiply-adds,
-// stores S to shared memory, runs the online softmax on it (two lanes per row: running maximum
-// and sum in f32, P rounded to f16) and adds P V to its f32 output fragments. The output is
+// f16 (each block loaded into registers while the previous one is multiplied), and per block
+// each subgroup computes S = Q K^T with f16 x f16 -> f32 multiply-adds, stores S to shared
+// memory, runs the online softmax on it (two lanes per row: running maximum and sum in f32, P
+// rounded to f16) and adds P V to its f32 output fragments. The output is
 // rescaled only when a row's maximum grows by more than TAU (log2 units) since it was last
 // rescaled, through shared memory (NV cooperative matrices have no per-row scaling, and this
 // glslc's optimiser crashes on their component-wise arithmetic): below that, p = exp2(s - max)
@@ -32,6 +33,8 @@ const uint LDS = KB + 4;   // floats per row of S
 const uint LDP = KB + 8;   // halves per row of P
 const uint QCHUNK = 64;    // Q rows staged at a time through the K and V space
 const uint V_AT = KB * LDH, P_AT = 2 * KB * LDH;
+const uint BLOCK_VEC4S = KB * HD / 4;                            // of K (and of V) per block
+const uint PER_THREAD = (BLOCK_VEC4S + ROWS * 2 - 1) / (ROWS * 2);  // of those per thread
 const float NEG_INF = -1.0 / 0.0;
 const float TAU = 8.0;  // p <= 2^8 between rescales
 
@@ -65,6 +68,15 @@ void main() {
   const uint q_at = head * HD / 4, k_at = (d + head * HD) / 4, v_at = (2 * d + head * HD) / 4;
   const float q_scale = scale * 1.4426950408889634;  // scores in log2 units: exp2 below
 
+  // The next block's K and V, loaded into registers while the current block is multiplied.
+  vec4 k_next[PER_THREAD], v_next[PER_THREAD];
+  [[unroll]] for (uint t = 0; t < PER_THREAD; ++t) {
+    const uint key = (tid + t * threads) / hd_vec4s, e4 = (tid + t * threads) % hd_vec4s;
+    const bool load = tid + t * threads < BLOCK_VEC4S && key < seq;
+    k_next[t] = load ? qkv[key * row_vec4s + k_at + e4] : vec4(0);
+    v_next[t] = load ? qkv[key * row_vec4s + v_at + e4] : vec4(0);
+  }
+
   fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> qf[HF];
   for (uint c0 = 0; c0 < ROWS; c0 += QCHUNK) {
     for (uint v = tid; v < QCHUNK * hd_vec4s; v += threads) {
@@ -84,13 +96,22 @@ void main() {
   const uint keys = CAUSAL != 0 ? min(seq, q0 + ROWS) : seq;
   for (uint k0 = 0; k0 < keys; k0 += KB) {
     barrier();  // the previous block's K, V reads are done
-    for (uint v = tid; v < KB * hd_vec4s; v += threads) {
-      const uint j = v / hd_vec4s, e4 = v % hd_vec4s, key = k0 + j;
-      const bool in_range = key < seq;
-      store_halves(j * LDH + 4 * e4, in_range ? qkv[key * row_vec4s + k_at + e4] : vec4(0));
-      store_halves(V_AT + j * LDH + 4 * e4, in_range ? qkv[key * row_vec4s + v_at + e4] : vec4(0));
+    [[unroll]] for (uint t = 0; t < PER_THREAD; ++t) {
+      const uint v = tid + t * threads, j = v / hd_vec4s, e4 = v % hd_vec4s;
+      if (v < BLOCK_VEC4S) {
+        store_halves(j * LDH + 4 * e4, k_next[t]);
+        store_halves(V_AT + j * LDH + 4 * e4, v_next[t]);
+      }
     }
     barrier();
+    if (k0 + KB < keys) {
+      [[unroll]] for (uint t = 0; t < PER_THREAD; ++t) {
+        const uint v = tid + t * threads, key = k0 + KB + v / hd_vec4s, e4 = v % hd_vec4s;
+        const bool load = v < BLOCK_VEC4S && key < seq;
+        k_next[t] = load ? qkv[key * row_vec4s + k_at + e4] : vec4(0);
+        v_next[t] = load ? qkv[key * row_vec4s + v_at + e4] : vec4(0);
+      }
+    }
     if (CAUSAL != 0 && k0 > q0 + wrow + 15) continue;  // every key after every row here
 
     fcoopmatNV<32, gl_ScopeSubgroup, 16, 16> s[KF];
