@@ -398,9 +398,10 @@ PERFGATE_KERNEL(attention_fused) {
       .cost([causal_pairs](const Params& p) {
         const Dims s(p);
         // Per pair: a dot product and a weighted sum of hd (2 x 2 hd flops) and ~5 for the
-        // softmax, as the three stages count them.
+        // softmax, as the three stages count them. The products are matrix-unit work where the
+        // device has tensor cores: judged against the tensor peak, as matmul_f16 is.
         const double pairs = double(s.heads) * causal_pairs(s, p["causal"] != 0);
-        return Cost{s.bytes("qkv"), s.bytes("attn"), pairs * (4.0 * double(s.hd) + 5)};
+        return Cost{s.bytes("qkv"), s.bytes("attn"), pairs * (4.0 * double(s.hd) + 5), true};
       })
       .check([](const Params& p, const Buffers& b) {
         return check_rows(fused_rows(Dims(p), p["causal"] != 0, b), b.get<float>("attn"), kFusedTolerance);

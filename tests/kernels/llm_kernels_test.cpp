@@ -130,6 +130,13 @@ TEST(KernelsCpu, CostModelsAreMinimalTraffic) {
   EXPECT_DOUBLE_EQ(kernel("q4_0_matvec").cost_of(mv).bytes_read, 4096.0 * 128 * 18 + 4 * 4096);
   EXPECT_DOUBLE_EQ(kernel("f16_matvec").cost_of(mv).bytes_read, 2.0 * 4096 * 4096 + 4 * 4096);
   EXPECT_DOUBLE_EQ(kernel("softmax").cost_of(Params({{"rows", 2}, {"cols", 8}})).bytes(), 2 * 64.0);
+  // Fused attention: qkv read and attn written once, the three stages' flops (causal: the pairs
+  // on and below the diagonal), on the matrix units.
+  const Cost fused =
+      kernel("attention_fused").cost_of(Params({{"seq", 64}, {"dmodel", 128}, {"heads", 2}, {"causal", 1}}));
+  EXPECT_DOUBLE_EQ(fused.bytes(), 4.0 * (64 * 384 + 64 * 128));
+  EXPECT_DOUBLE_EQ(fused.flops, 2 * (64.0 * 65 / 2) * (4 * 64 + 5));
+  EXPECT_TRUE(fused.matrix_flops);
 }
 
 TEST(KernelsCpu, SamplingRefusesZeroRoundsOrWorkgroup) {  // they divide the vocabulary
