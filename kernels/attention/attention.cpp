@@ -7,12 +7,15 @@
 // Each is a kernel of its own, and attention_layer runs all five as one plan whose stages are
 // timed apart (the per-component breakdown). Q, K, V of head h are the columns h*hd, d + h*hd
 // and 2d + h*hd of qkv (hd = d / heads). The GPU stages are the matmul and softmax shaders.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 
+#include "attention_reference.h"
 #include "kernels/common/gemm_cpu.h"
 #include "kernels/common/matmul_plan.h"
 #include "kernels/common/row_plan.h"
@@ -68,58 +71,81 @@ void cpu_output(const Dims& s, const float* attn, const float* wo, float* out) {
   gemm(output_shape(s), attn, wo, out);
 }
 
-// ---- float64 reference stages ----
-using Vec = std::vector<double>;
-Vec widen(std::span<const float> v) { return Vec(v.begin(), v.end()); }
+// ---- float64 reference rows (kernels/attention/attention_reference.h) ----
+const float* in(const Buffers& b, const char* name) { return b.get<float>(name).data(); }
 
-// C = alpha * A B over strided double operands, `batch` times.
-void ref_gemm(const GemmShape& g, std::int64_t batch, const double* a, std::int64_t as, const double* b,
-              std::int64_t bs, double* c, std::int64_t cs) {
-#pragma omp parallel for collapse(2) schedule(static)
-  for (std::int64_t h = 0; h < batch; ++h)
-    for (std::int64_t i = 0; i < g.m; ++i)
-      for (std::int64_t j = 0; j < g.n; ++j) {
-        double sum = 0;
-        for (std::int64_t k = 0; k < g.k; ++k)
-          sum += a[h * as + i * g.lda + k] *
-                 (g.transpose_b ? b[h * bs + j * g.ldb + k] : b[h * bs + k * g.ldb + j]);
-        c[h * cs + i * g.ldc + j] = double(g.alpha) * sum;
-      }
+RowReference qkv_rows(const Dims& s, const Buffers& b) {
+  const float *x = in(b, "x"), *w = in(b, "wqkv");
+  return {"qkv", s.seq, 3 * s.d, 2.0 * double(3 * s.d * s.d), [=](std::int64_t i, double* out) {
+            const std::int64_t row[1] = {i};
+            rows_times(x, s.d, row, w, 3 * s.d, 3 * s.d, s.d, out);
+          }};
 }
-Vec ref_qkv(const Dims& s, const Vec& x, const Vec& w) {
-  Vec qkv(s.count("qkv"));
-  ref_gemm(qkv_shape(s), 1, x.data(), 0, w.data(), 0, qkv.data(), 0);
-  return qkv;
+// Row (h, i) of the scores: Q_h[i] . K_h[j] / sqrt(hd) for every key j.
+RowReference scores_rows(const Dims& s, const Buffers& b) {
+  const float* qkv = in(b, "qkv");
+  return {"scores", s.heads * s.seq, s.seq, 2.0 * double(s.seq * s.hd), [=](std::int64_t r, double* out) {
+            const std::int64_t h = r / s.seq, i = r % s.seq;
+            const float* q = qkv + i * 3 * s.d + h * s.hd;
+            for (std::int64_t j = 0; j < s.seq; ++j) {
+              const float* k = qkv + j * 3 * s.d + s.d + h * s.hd;
+              double dot = 0;
+              for (std::int64_t e = 0; e < s.hd; ++e) dot += double(q[e]) * double(k[e]);
+              out[j] = dot / std::sqrt(double(s.hd));
+            }
+          }};
 }
-Vec ref_scores(const Dims& s, const Vec& qkv) {
-  Vec scores(s.count("scores"));
-  ref_gemm(scores_shape(s), s.heads, qkv.data(), s.hd, qkv.data() + s.d, s.hd, scores.data(), s.seq * s.seq);
-  return scores;
+RowReference probs_rows(const Dims& s, const Buffers& b) {
+  const float* scores = in(b, "scores");
+  return {"probs", s.heads * s.seq, s.seq, 5.0 * double(s.seq), [=](std::int64_t r, double* out) {
+            const float* x = scores + r * s.seq;
+            const double m = *std::max_element(x, x + s.seq);
+            double sum = 0;
+            for (std::int64_t j = 0; j < s.seq; ++j) sum += out[j] = std::exp(double(x[j]) - m);
+            for (std::int64_t j = 0; j < s.seq; ++j) out[j] /= sum;
+          }};
 }
-// `causal`: row i of each head sees keys 0..i only.
-Vec ref_softmax(const Dims& s, const Vec& scores, bool causal = false) {
-  Vec probs(scores.size());
-  for (std::int64_t r = 0; r < s.heads * s.seq; ++r) {
-    const double* x = scores.data() + r * s.seq;
-    double* y = probs.data() + r * s.seq;
-    const std::int64_t keys = causal ? r % s.seq + 1 : s.seq;
-    double m = x[0], sum = 0;
-    for (std::int64_t j = 0; j < keys; ++j) m = std::max(m, x[j]);
-    for (std::int64_t j = 0; j < s.seq; ++j) sum += y[j] = j < keys ? std::exp(x[j] - m) : 0.0;
-    for (std::int64_t j = 0; j < s.seq; ++j) y[j] /= sum;
-  }
-  return probs;
+// Row i of attn: per head, probs_h[i] V_h.
+RowReference weighted_rows(const Dims& s, const Buffers& b) {
+  const float *probs = in(b, "probs"), *qkv = in(b, "qkv");
+  return {"attn", s.seq, s.d, 2.0 * double(s.seq * s.d), [=](std::int64_t i, double* out) {
+            std::fill(out, out + s.d, 0.0);
+            for (std::int64_t h = 0; h < s.heads; ++h)
+              for (std::int64_t j = 0; j < s.seq; ++j) {
+                const double p = probs[(h * s.seq + i) * s.seq + j];
+                const float* v = qkv + j * 3 * s.d + 2 * s.d + h * s.hd;
+#pragma omp simd
+                for (std::int64_t e = 0; e < s.hd; ++e) out[h * s.hd + e] += p * double(v[e]);
+              }
+          }};
 }
-Vec ref_weighted(const Dims& s, const Vec& probs, const Vec& qkv) {
-  Vec attn(s.count("attn"));
-  ref_gemm(weighted_shape(s), s.heads, probs.data(), s.seq * s.seq, qkv.data() + 2 * s.d, s.hd, attn.data(),
-           s.hd);
-  return attn;
+RowReference output_rows(const Dims& s, const Buffers& b) {
+  const float *attn = in(b, "attn"), *wo = in(b, "wo");
+  return {"out", s.seq, s.d, 2.0 * double(s.d * s.d), [=](std::int64_t i, double* out) {
+            const std::int64_t row[1] = {i};
+            rows_times(attn, s.d, row, wo, s.d, s.d, s.d, out);
+          }};
 }
-Vec ref_output(const Dims& s, const Vec& attn, const Vec& wo) {
-  Vec out(s.count("out"));
-  ref_gemm(output_shape(s), 1, attn.data(), 0, wo.data(), 0, out.data(), 0);
-  return out;
+RowReference fused_rows(const Dims& s, bool causal, const Buffers& b) {
+  const float* qkv = in(b, "qkv");
+  return {"attn", s.seq, s.d, 4.0 * double(s.seq * s.d),
+          [=](std::int64_t i, double* out) { attention_row(qkv, s.seq, s.d, s.heads, causal, i, out); }};
+}
+// The layer: qkv for every token first (each output row needs every key and value), blocked;
+// then per row its attention row and the output projection.
+RowReference layer_rows(const Dims& s, const Buffers& b) {
+  const float *x = in(b, "x"), *wqkv = in(b, "wqkv"), *wo = in(b, "wo");
+  auto qkv = std::make_shared<std::vector<double>>(s.count("qkv"));
+  std::vector<std::int64_t> all(static_cast<std::size_t>(s.seq));
+  for (std::int64_t i = 0; i < s.seq; ++i) all[std::size_t(i)] = i;
+  rows_times(x, s.d, all, wqkv, 3 * s.d, 3 * s.d, s.d, qkv->data());
+  return {"out", s.seq, s.d, 4.0 * double(s.seq * s.d) + 2.0 * double(s.d * s.d),
+          [=](std::int64_t i, double* out) {
+            std::vector<double> attn(static_cast<std::size_t>(s.d));
+            attention_row(qkv->data(), s.seq, s.d, s.heads, false, i, attn.data());
+            const std::int64_t row[1] = {0};
+            rows_times(attn.data(), s.d, row, wo, s.d, s.d, s.d, out);
+          }};
 }
 
 // The fused pass on the CPU, per head and query row: the flash-attention recurrence over blocks
@@ -194,28 +220,56 @@ Dispatch gpu_weighted(const Dims& s, const DeviceLimits& l) {
   const MatmulOperands o{0, u32(s.seq * s.seq), u32(2 * s.d), u32(s.hd), 0, u32(s.hd), u32(s.heads)};
   return gpu_matmul(weighted_shape(s), o, l, {"probs", "qkv", "attn"}, "weighted_sum");
 }
-// A thread per query row, 64 rows of one head per workgroup (kernels/attention/attention_fused.comp).
+// On tensor cores (attention_fused_coopmat.comp): 16 query rows per subgroup of 32, 128 rows of
+// one head per workgroup where that still gives every multiprocessor a workgroup (K and V are
+// re-read once per workgroup, so fewer and larger ones move fewer bytes), else 64. Elsewhere a
+// thread per query row, 64 rows per workgroup (attention_fused.comp).
+constexpr std::uint32_t kFusedKeyBlock = 32;  // KB of the tensor-core shader
+std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
+  const std::int64_t rows = s.seq / 128 * s.heads >= std::int64_t(l.compute_units) ? 128 : 64;
+  const std::int64_t halves =
+      std::max(2 * kFusedKeyBlock * (s.hd + 8) + rows * (kFusedKeyBlock + 8), 64 * (s.hd + 8));
+  const std::int64_t shared_bytes = 2 * halves + 4 * rows * (kFusedKeyBlock + 4);
+  const bool fits = l.cooperative_matrix_f16 && l.subgroup_arithmetic && l.subgroup_size == 32 &&
+                    s.hd % 16 == 0 && (s.d % 4) == 0 && rows * 2 <= l.max_workgroup_invocations &&
+                    shared_bytes <= std::int64_t(l.max_shared_memory_bytes);
+  return fits ? std::uint32_t(rows) : 0;
+}
 Dispatch gpu_fused(const Dims& s, bool causal, const DeviceLimits& l) {
+  const std::vector<std::uint32_t> push{u32(s.seq), u32(s.d),
+                                        std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))};
+  if (const std::uint32_t rows = fused_tensor_rows(s, l))
+    return {"attention/attention_fused_coopmat",
+            {"qkv", "attn"},
+            {rows * 2, u32(s.hd), causal ? 1u : 0u, rows},
+            push,
+            {u32((s.seq + rows - 1) / rows), u32(s.heads), 1},
+            "fused"};
   const std::uint32_t wg = std::min<std::uint32_t>(64, l.max_workgroup_invocations);
-  Dispatch d{"attention/attention_fused",
-             {"qkv", "attn"},
-             {wg, u32(s.hd), causal ? 1u : 0u},
-             {u32(s.seq), u32(s.d), std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))},
-             {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
-             "fused"};
-  return d;
+  return {"attention/attention_fused",
+          {"qkv", "attn"},
+          {wg, u32(s.hd), causal ? 1u : 0u},
+          push,
+          {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
+          "fused"};
 }
 Dispatch gpu_output(const Dims& s, const DeviceLimits& l) {
   return gpu_matmul(output_shape(s), {}, l, {"attn", "wo", "out"}, "output");
 }
 
 // ---- Definitions ----
+// The five stages' tolerance: float32 GEMM sums (random-walk rounding ~eps/2 * sqrt(k) = 4e-6
+// relative at k = 4096) and a float32 softmax (exp to a few ulp, row sums ~eps/2 * sqrt(seq));
+// across the five stages of the layer the errors add, not multiply, since softmax is
+// 1-Lipschitz and the scores stay O(1) with 1/sqrt(d)-scaled weights; 1e-4 leaves >10x.
 constexpr double kTolerance = 1e-4;
-constexpr const char* kWhy =
-    "float32 GEMM sums (random-walk rounding ~eps/2 * sqrt(k) = 4e-6 relative at k = 4096) and "
-    "a float32 softmax (exp to a few ulp, row sums ~eps/2 * sqrt(seq)); across the five "
-    "stages of the layer the errors add, not multiply, since softmax is 1-Lipschitz and the "
-    "scores stay O(1) with 1/sqrt(d)-scaled weights; 1e-4 leaves >10x";
+// attention_fused on tensor cores rounds Q / sqrt(hd), K, V and the probabilities P to f16
+// (unit roundoff 2^-11 = 4.9e-4, each relative error ~2^-12 / sqrt(3) rms): the output, a
+// weighted mean of V rows, inherits ~2.4e-4 from V's rounding and as much from P's, and ~1e-4
+// from the scores', together ~3.5e-4 whatever seq (the errors average as the values do).
+// An emulation of the shader's roundings measured 2.4e-4 to 3.2e-4 from seq 100 to 2048, causal
+// or not, at head dims 32 to 128; 2e-3 leaves 6x. The f32 paths (CPU, llvmpipe) land near 1e-6.
+constexpr double kFusedTolerance = 2e-3;
 
 // Weights scaled by 1/sqrt(d), as trained layers are: q, k, v and the scores stay O(1), so the
 // softmax is neither flat nor one-hot.
@@ -229,12 +283,12 @@ void fill_attention(const Dims& s, Buffers& buf, Rng& rng) {
   }
 }
 
-// A kernel over `inputs` -> `outputs` (plus scratch), with its cost, reference and stages.
+// A kernel over `inputs` -> `outputs` (plus scratch), with its cost, reference rows and stages.
+using RowsOf = std::function<RowReference(const Dims&, const Buffers&)>;
 KernelDef attention_kernel(const std::string& name, const std::string& description,
                            std::vector<std::string> inputs, std::vector<std::string> outputs,
                            std::vector<std::string> scratch, std::function<double(const Dims&)> flops,
-                           std::function<Vec(const Dims&, const Buffers&)> reference,
-                           std::function<void(const Dims&, Buffers&)> cpu,
+                           RowsOf reference, std::function<void(const Dims&, Buffers&)> cpu,
                            std::function<VulkanPlan(const Dims&, const DeviceLimits&)> vulkan) {
   return KernelDef(name)
       .describe(description)
@@ -266,11 +320,10 @@ KernelDef attention_kernel(const std::string& name, const std::string& descripti
         c.flops = flops(s);
         return c;
       })
-      .reference(
-          [reference, output = outputs.front()](const Params& p, const Buffers& in) {
-            return Expected{{output, reference(Dims(p), in)}};
-          },
-          kTolerance, kWhy)
+      .check([reference](const Params& p, const Buffers& b) {
+        const RowReference ref = reference(Dims(p), b);
+        return check_rows(ref, b.get<float>(ref.output), kTolerance);
+      })
       .cpu([cpu](const Params& p, Buffers& buf) { cpu(Dims(p), buf); })
       .vulkan([vulkan](const Params& p, const DeviceLimits& l) { return vulkan(Dims(p), l); });
 }
@@ -280,17 +333,14 @@ double scores_flops(const Dims& s) { return 2.0 * double(s.heads * s.seq * s.seq
 double softmax_flops(const Dims& s) { return 5.0 * double(s.heads * s.seq * s.seq); }
 double output_flops(const Dims& s) { return 2.0 * double(s.seq * s.d * s.d); }
 
-const float* in(const Buffers& b, const char* name) { return b.get<float>(name).data(); }
 float* out(Buffers& b, const char* name) { return b.get<float>(name).data(); }
-Vec wide(const Buffers& b, const char* name) { return widen(b.get<float>(name)); }
 
 }  // namespace
 
 PERFGATE_KERNEL(attention_qkv) {
   return attention_kernel(
       "attention_qkv", "attention QKV projection: qkv = x Wqkv, [seq, d] x [d, 3d]", {"x", "wqkv"}, {"qkv"},
-      {}, qkv_flops,
-      [](const Dims& s, const Buffers& b) { return ref_qkv(s, wide(b, "x"), wide(b, "wqkv")); },
+      {}, qkv_flops, qkv_rows,
       [](const Dims& s, Buffers& b) { cpu_qkv(s, in(b, "x"), in(b, "wqkv"), out(b, "qkv")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_qkv(s, l)}}; });
 }
@@ -298,8 +348,7 @@ PERFGATE_KERNEL(attention_qkv) {
 PERFGATE_KERNEL(attention_scores) {
   return attention_kernel(
       "attention_scores", "attention scores per head: Q K^T / sqrt(hd), [seq, hd] x [hd, seq]", {"qkv"},
-      {"scores"}, {}, scores_flops,
-      [](const Dims& s, const Buffers& b) { return ref_scores(s, wide(b, "qkv")); },
+      {"scores"}, {}, scores_flops, scores_rows,
       [](const Dims& s, Buffers& b) { cpu_scores(s, in(b, "qkv"), out(b, "scores")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_scores(s, l)}}; });
 }
@@ -307,8 +356,7 @@ PERFGATE_KERNEL(attention_scores) {
 PERFGATE_KERNEL(attention_softmax) {
   return attention_kernel(
       "attention_softmax", "attention probabilities: softmax of each score row, heads x seq rows", {"scores"},
-      {"probs"}, {}, softmax_flops,
-      [](const Dims& s, const Buffers& b) { return ref_softmax(s, wide(b, "scores")); },
+      {"probs"}, {}, softmax_flops, probs_rows,
       [](const Dims& s, Buffers& b) { cpu_softmax(s, in(b, "scores"), out(b, "probs")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_softmax(s, l)}}; });
 }
@@ -316,8 +364,7 @@ PERFGATE_KERNEL(attention_softmax) {
 PERFGATE_KERNEL(attention_weighted_sum) {
   return attention_kernel(
       "attention_weighted_sum", "attention weighted sum per head: probs V, [seq, seq] x [seq, hd]",
-      {"probs", "qkv"}, {"attn"}, {}, scores_flops,
-      [](const Dims& s, const Buffers& b) { return ref_weighted(s, wide(b, "probs"), wide(b, "qkv")); },
+      {"probs", "qkv"}, {"attn"}, {}, scores_flops, weighted_rows,
       [](const Dims& s, Buffers& b) { cpu_weighted(s, in(b, "probs"), in(b, "qkv"), out(b, "attn")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_weighted(s, l)}}; });
 }
@@ -325,8 +372,7 @@ PERFGATE_KERNEL(attention_weighted_sum) {
 PERFGATE_KERNEL(attention_output) {
   return attention_kernel(
       "attention_output", "attention output projection: out = attn Wo, [seq, d] x [d, d]", {"attn", "wo"},
-      {"out"}, {}, output_flops,
-      [](const Dims& s, const Buffers& b) { return ref_output(s, wide(b, "attn"), wide(b, "wo")); },
+      {"out"}, {}, output_flops, output_rows,
       [](const Dims& s, Buffers& b) { cpu_output(s, in(b, "attn"), in(b, "wo"), out(b, "out")); },
       [](const Dims& s, const DeviceLimits& l) { return VulkanPlan{{gpu_output(s, l)}}; });
 }
@@ -342,27 +388,27 @@ PERFGATE_KERNEL(attention_fused) {
   return attention_kernel(
              "attention_fused",
              "fused attention per head: softmax(Q K^T / sqrt(hd)) V without the score matrix, "
-             "causal mask as an axis",
-             {"qkv"}, {"attn"}, {}, [](const Dims&) { return 0.0; },
-             [](const Dims&, const Buffers&) { return Vec{}; }, [](const Dims&, Buffers&) {},
+             "causal mask as an axis; f32 qkv in and attn out, on tensor cores Q, K, V and the "
+             "probabilities rounded to f16 with f32 accumulation and softmax (tolerance 2e-3), "
+             "elsewhere all f32",
+             {"qkv"}, {"attn"}, {}, [](const Dims&) { return 0.0; }, {}, [](const Dims&, Buffers&) {},
              [](const Dims&, const DeviceLimits&) { return VulkanPlan{}; })
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
       .cost([causal_pairs](const Params& p) {
         const Dims s(p);
         // Per pair: a dot product and a weighted sum of hd (2 x 2 hd flops) and ~5 for the
-        // softmax, as the three stages count them.
+        // softmax, as the three stages count them. The products are matrix-unit work where the
+        // device has tensor cores: judged against the tensor peak, as matmul_f16 is.
         const double pairs = double(s.heads) * causal_pairs(s, p["causal"] != 0);
-        return Cost{s.bytes("qkv"), s.bytes("attn"), pairs * (4.0 * double(s.hd) + 5)};
+        return Cost{s.bytes("qkv"), s.bytes("attn"), pairs * (4.0 * double(s.hd) + 5), true};
       })
-      .reference(
-          [](const Params& p, const Buffers& b) {
-            const Dims s(p);
-            const Vec qkv = wide(b, "qkv");
-            return Expected{{"attn", ref_weighted(s, ref_softmax(s, ref_scores(s, qkv), p["causal"] != 0), qkv)}};
-          },
-          kTolerance, kWhy)
-      .cpu([](const Params& p, Buffers& b) { cpu_fused(Dims(p), p["causal"] != 0, in(b, "qkv"), out(b, "attn")); })
+      .check([](const Params& p, const Buffers& b) {
+        return check_rows(fused_rows(Dims(p), p["causal"] != 0, b), b.get<float>("attn"), kFusedTolerance);
+      })
+      .cpu([](const Params& p, Buffers& b) {
+        cpu_fused(Dims(p), p["causal"] != 0, in(b, "qkv"), out(b, "attn"));
+      })
       .vulkan([](const Params& p, const DeviceLimits& l) {
         const Dims s(p);
         if (s.hd > 128) throw Error("attention_fused: head dimension " + std::to_string(s.hd) + " over 128");
@@ -379,10 +425,7 @@ PERFGATE_KERNEL(attention_layer) {
       "weighted_sum, output",
       {"x", "wqkv", "wo"}, {"out"}, {"qkv", "scores", "probs", "attn"},
       [](const Dims& s) { return qkv_flops(s) + 2 * scores_flops(s) + softmax_flops(s) + output_flops(s); },
-      [](const Dims& s, const Buffers& b) {
-        const Vec qkv = ref_qkv(s, wide(b, "x"), wide(b, "wqkv"));
-        return ref_output(s, ref_weighted(s, ref_softmax(s, ref_scores(s, qkv)), qkv), wide(b, "wo"));
-      },
+      layer_rows,
       [](const Dims& s, Buffers& b) {
         cpu_qkv(s, in(b, "x"), in(b, "wqkv"), out(b, "qkv"));
         cpu_scores(s, in(b, "qkv"), out(b, "scores"));

@@ -3,7 +3,9 @@
 // bindings naming buffers) for every default point and the matmul tile/wg sweep.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,28 @@ TEST_P(KernelsCpu, RejectsPoisonedOutput) {
 
 INSTANTIATE_TEST_SUITE_P(Small, KernelsCpu, testing::ValuesIn(kSmallPoints), point_name);
 
+// Past about 2^30 float64 operations the attention references check 256 seeded rows (the first
+// and last among them) instead of every row; every element is still tested for finiteness, and
+// a wrong value in a checked row still fails.
+TEST(KernelsCpu, AttentionChecksSampledRowsOfLargeShapes) {
+  const KernelDef& k = kernel("attention_fused");
+  const Params p({{"seq", 1024}, {"dmodel", 512}, {"heads", 4}, {"causal", 1}});
+  Buffers buffers(k.buffer_specs(p));
+  Rng rng(7);
+  k.fill_inputs(p, buffers, rng);
+  k.run_cpu(p, buffers);
+  const CheckResult ok = k.verify(p, buffers);
+  EXPECT_TRUE(ok.ok) << ok.detail;
+  EXPECT_NE(ok.detail.find("256 sampled rows of 1024"), std::string::npos) << ok.detail;
+  auto attn = buffers.get<float>("attn");
+  const std::size_t last_row = std::size_t(1023 * 512);
+  attn[last_row + 5] += 1.0f;  // the last row is always checked
+  EXPECT_FALSE(k.verify(p, buffers).ok);
+  attn[last_row + 5] -= 1.0f;
+  attn[12345] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(k.verify(p, buffers).ok);
+}
+
 TEST(KernelsCpu, CostModelsAreMinimalTraffic) {
   // matmul 64 x 32 x 16: A and B read once, C written once, 2 m n k flops.
   const Cost c = kernel("matmul").cost_of(Params({{"m", 64}, {"n", 32}, {"k", 16}}));
@@ -106,6 +130,13 @@ TEST(KernelsCpu, CostModelsAreMinimalTraffic) {
   EXPECT_DOUBLE_EQ(kernel("q4_0_matvec").cost_of(mv).bytes_read, 4096.0 * 128 * 18 + 4 * 4096);
   EXPECT_DOUBLE_EQ(kernel("f16_matvec").cost_of(mv).bytes_read, 2.0 * 4096 * 4096 + 4 * 4096);
   EXPECT_DOUBLE_EQ(kernel("softmax").cost_of(Params({{"rows", 2}, {"cols", 8}})).bytes(), 2 * 64.0);
+  // Fused attention: qkv read and attn written once, the three stages' flops (causal: the pairs
+  // on and below the diagonal), on the matrix units.
+  const Cost fused =
+      kernel("attention_fused").cost_of(Params({{"seq", 64}, {"dmodel", 128}, {"heads", 2}, {"causal", 1}}));
+  EXPECT_DOUBLE_EQ(fused.bytes(), 4.0 * (64 * 384 + 64 * 128));
+  EXPECT_DOUBLE_EQ(fused.flops, 2 * (64.0 * 65 / 2) * (4 * 64 + 5));
+  EXPECT_TRUE(fused.matrix_flops);
 }
 
 TEST(KernelsCpu, SamplingRefusesZeroRoundsOrWorkgroup) {  // they divide the vocabulary
@@ -257,6 +288,34 @@ TEST(KernelsVulkanPlan, MatvecFallsBackWhereSubgroupRowsDoNotFit) {
   EXPECT_EQ(kernel("q4_0_matvec").vulkan_plan(p, limits).dispatches[0].shader,
             "q4_0_matvec/q4_0_matvec_shared");
   EXPECT_EQ(kernel("f16_matvec").vulkan_plan(p, limits).dispatches[0].shader, "f16_matvec/f16_matvec_rows");
+}
+
+// attention_fused takes the tensor-core shader only with f16 cooperative matrices on 32-lane
+// subgroups: 128 query rows per workgroup (256 threads) where that still gives every
+// multiprocessor a workgroup, else 64; elsewhere the thread-per-row shader.
+TEST(KernelsVulkanPlan, FusedAttentionTakesTensorCoresWhereOffered) {
+  DeviceLimits limits{.subgroup_size = 32,  // H100-like
+                      .subgroup_arithmetic = true,
+                      .cooperative_matrix_f16 = true,
+                      .max_workgroup_invocations = 1024,
+                      .max_shared_memory_bytes = 49152,
+                      .compute_units = 132};
+  const KernelDef& k = kernel("attention_fused");
+  const Params large({{"seq", 4096}, {"dmodel", 4096}, {"heads", 32}, {"causal", 1}});
+  const Dispatch d = k.vulkan_plan(large, limits).dispatches[0];
+  EXPECT_EQ(d.shader, "attention/attention_fused_coopmat");
+  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{256, 128, 1, 128}));
+  EXPECT_EQ(d.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
+  const Params small({{"seq", 128}, {"dmodel", 512}, {"heads", 8}, {"causal", 0}});
+  EXPECT_EQ(k.vulkan_plan(small, limits).dispatches[0].specialization[3], 64u);
+#ifdef PERFGATE_HAS_VULKAN
+  EXPECT_FALSE(find_shader(d.shader).empty());
+#endif
+  limits.subgroup_size = 64;
+  EXPECT_EQ(k.vulkan_plan(large, limits).dispatches[0].shader, "attention/attention_fused");
+  limits.subgroup_size = 32;
+  limits.cooperative_matrix_f16 = false;
+  EXPECT_EQ(k.vulkan_plan(large, limits).dispatches[0].shader, "attention/attention_fused");
 }
 
 TEST(KernelsVulkanPlan, MatmulSweepCoversTilesAndWorkgroups) {
