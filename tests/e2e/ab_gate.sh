@@ -3,7 +3,8 @@
 # copy kernel does twice the work (tests/study/build_slowed.sh copy/cpu 100; built once and
 # reused by later runs) is gated against this build, measured at the same moment:
 # - head equal to base passes (`PERFGATE_BASE=<this binary> perfgate check CASE`, exit 0);
-# - the slowed head against this build regresses (exit 1), also through
+# - the slowed head against this build regresses (exit 1), confirmed by a fresh pair of
+#   processes, also through
 #   `ctest -L perf -R '^CASE$'` in the slowed build with PERFGATE_BASE in the environment;
 # - against a stored baseline of this build the slowed build regresses, confirmed by a fresh
 #   process;
@@ -54,7 +55,9 @@ for key in '"base"' '"head"' '"rounds"' '"median_ratio"' '"interval"' '"p_value"
 done
 
 # Twice the work against this build (given as its build folder): regressed.
-expect 1 ": regressed" "2x slower head" -- "$slowed" check "$case_id" --base "$PERFGATE_BUILD_DIR" "${opts[@]}"
+# The regression stands after a fresh pair of processes measured it again.
+expect 1 "confirmed by 1 fresh process pair" "2x slower head" -- \
+  "$slowed" check "$case_id" --base "$PERFGATE_BUILD_DIR" "${opts[@]}"
 
 # The same through ctest in the slowed build, PERFGATE_BASE in the environment, no CMake change.
 expect 8 "regressed" "ctest, 2x slower head" -- \

@@ -3,7 +3,8 @@
 // build and in this one at the same moment, and judged on their paired ratios instead of a
 // stored baseline. Both builds run `perfgate serve CASE` as children; the driver steps them in
 // short rounds, in a random order per round, so only one side runs at a time and whatever the
-// machine does meanwhile falls on both alike.
+// machine does meanwhile falls on both alike. A regression is measured again by a fresh pair
+// (`confirm` times) and stands only if every pair regresses.
 #include <cstdint>
 #include <string>
 
