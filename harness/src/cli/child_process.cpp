@@ -48,7 +48,10 @@ ChildResult run_self(const std::vector<std::string>& arguments, bool capture_std
     posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   }
   pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, self.c_str(), actions.get(), nullptr, argv.data(), environ);
+  // /proc/self/exe, not the path it names: a rebuild that replaced the file while this process
+  // runs (ninja during a long `baseline propose`) leaves that path "(deleted)", but the link
+  // still runs the image this process is.
+  const int spawned = ::posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), environ);
   if (capture_stdout) ::close(pipe_fds[1]);
   if (spawned != 0) {
     if (capture_stdout) ::close(pipe_fds[0]);

@@ -1,7 +1,8 @@
 #pragma once
 // Runs this same perfgate binary as a child process (no shell, so arguments need no quoting):
-// `baseline propose` measures each run in a fresh process, `baseline approve` asks
-// `list --machine-id` which machine this is.
+// `baseline propose` measures each run in a fresh process, `check` confirms a regression in one
+// (`perfgate measure`), `baseline approve` asks `list --machine-id` which machine this is. The
+// child is the image this process runs, even where a rebuild has since replaced the file.
 #include <string>
 #include <vector>
 
