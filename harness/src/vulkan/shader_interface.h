@@ -17,7 +17,7 @@ namespace perfgate::vk {
 struct ShaderBinding {
   std::uint32_t set = 0;
   std::uint32_t binding = 0;
-  std::string name;  // the block's name in the shader, for messages
+  std::string name;  // the block's name in the shader, for messages ("" once stripped)
 };
 
 struct ShaderInterface {
