@@ -1,7 +1,9 @@
 #include "perfgate/kernel.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
 
 #include "perfgate/error.h"
 
@@ -11,9 +13,43 @@ std::string_view to_string(Backend backend) { return backend == Backend::cpu ? "
 
 std::vector<BufferBinding> Dispatch::all_bindings() const {
   std::vector<BufferBinding> all;
-  for (std::size_t i = 0; i < bindings.size(); ++i) all.push_back({0, static_cast<std::uint32_t>(i), bindings[i]});
+  for (std::size_t i = 0; i < bindings.size(); ++i)
+    all.push_back({0, static_cast<std::uint32_t>(i), bindings[i]});
   all.insert(all.end(), bound.begin(), bound.end());
   return all;
+}
+
+std::vector<SpecConstant> Dispatch::all_constants() const {
+  std::vector<SpecConstant> all;
+  for (std::size_t i = 0; i < specialization.size(); ++i)
+    all.push_back({static_cast<std::uint32_t>(i), ConstantType::word, specialization[i]});
+  all.insert(all.end(), constants.begin(), constants.end());
+  return all;
+}
+
+std::string_view to_string(ConstantType type) {
+  switch (type) {
+    case ConstantType::int32: return "int";
+    case ConstantType::uint32: return "uint";
+    case ConstantType::float32: return "float";
+    case ConstantType::boolean: return "bool";
+    case ConstantType::word: break;
+  }
+  return "word";
+}
+
+std::string SpecConstant::value_text() const {
+  char text[32];
+  switch (type) {
+    case ConstantType::int32: return std::to_string(static_cast<std::int32_t>(bits));
+    case ConstantType::uint32: return std::to_string(bits) + "u";
+    case ConstantType::float32:
+      std::snprintf(text, sizeof text, "%gf", double(std::bit_cast<float>(bits)));
+      break;
+    case ConstantType::boolean: return bits != 0 ? "true" : "false";
+    case ConstantType::word: std::snprintf(text, sizeof text, "0x%08x", bits); break;
+  }
+  return text;
 }
 
 Backend backend_from_string(std::string_view name) {

@@ -39,6 +39,64 @@ std::string block_name(spvc_compiler compiler, const spvc_reflected_resource& re
   return "";
 }
 
+std::string glsl_type_name(spvc_basetype type) {
+  switch (type) {
+    case SPVC_BASETYPE_BOOLEAN: return "bool";
+    case SPVC_BASETYPE_INT8: return "int8_t";
+    case SPVC_BASETYPE_UINT8: return "uint8_t";
+    case SPVC_BASETYPE_INT16: return "int16_t";
+    case SPVC_BASETYPE_UINT16: return "uint16_t";
+    case SPVC_BASETYPE_INT32: return "int";
+    case SPVC_BASETYPE_UINT32: return "uint";
+    case SPVC_BASETYPE_INT64: return "int64_t";
+    case SPVC_BASETYPE_UINT64: return "uint64_t";
+    case SPVC_BASETYPE_FP16: return "float16_t";
+    case SPVC_BASETYPE_FP32: return "float";
+    case SPVC_BASETYPE_FP64: return "double";
+    default: return "type " + std::to_string(int(type));
+  }
+}
+
+bool is_32_bits(const std::string& glsl_type) {
+  return glsl_type == "int" || glsl_type == "uint" || glsl_type == "float" || glsl_type == "bool";
+}
+
+std::string declared_constants(const ShaderInterface& shader) {
+  std::string list;
+  for (const auto& c : shader.constants)
+    list += (list.empty() ? "" : ", ") + std::to_string(c.id) + " (" + c.type + ")";
+  return list.empty() ? "none" : list;
+}
+
+// The constants of a dispatch against the shader's: each constant_id once, a typed constant only
+// where the shader declares one of that type, a word only to a 32-bit one.
+void check_constants(const std::string& where, const Dispatch& dispatch, const ShaderInterface& shader) {
+  const std::vector<SpecConstant> given = dispatch.all_constants();
+  for (std::size_t i = 0; i < given.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (given[i].id == given[j].id)
+        throw Error(where + ": specialization constant_id " + std::to_string(given[i].id) +
+                    " is given twice (" + std::string(to_string(given[j].type)) + " " +
+                    given[j].value_text() + ", then " + std::string(to_string(given[i].type)) + " " +
+                    given[i].value_text() + ")");
+  if (!shader.unreadable.empty()) return;
+  for (const SpecConstant& c : given) {
+    const auto declared = std::find_if(shader.constants.begin(), shader.constants.end(),
+                                       [&](const ShaderConstant& s) { return s.id == c.id; });
+    const std::string what = "specialization constant_id " + std::to_string(c.id);
+    if (declared == shader.constants.end()) {
+      // An untyped word for an id the shader lacks is ignored, as Vulkan ignores such map entries.
+      if (c.type == ConstantType::word) continue;
+      throw Error(where + ": the shader declares no " + what + " (the dispatch gives " +
+                  std::string(to_string(c.type)) + " " + c.value_text() +
+                  "; the shader declares: " + declared_constants(shader) + ")");
+    }
+    if (c.type == ConstantType::word ? !is_32_bits(declared->type) : declared->type != to_string(c.type))
+      throw Error(where + ": " + what + " is " + declared->type + " in the shader, the dispatch gives " +
+                  std::string(to_string(c.type)) + " " + c.value_text());
+  }
+}
+
 }  // namespace
 
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words) {
@@ -95,6 +153,17 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
       out.local_size[i] = literal > 0 ? literal : 1;
     }
   }
+  const spvc_specialization_constant* constants = nullptr;
+  std::size_t constant_count = 0;
+  if (spvc_compiler_get_specialization_constants(compiler, &constants, &constant_count) != SPVC_SUCCESS)
+    fail(raw, shader, "specialization constants");
+  for (std::size_t i = 0; i < constant_count; ++i) {
+    const spvc_constant constant = spvc_compiler_get_constant_handle(compiler, constants[i].id);
+    const spvc_type type = spvc_compiler_get_type_handle(compiler, spvc_constant_get_type(constant));
+    out.constants.push_back({constants[i].constant_id, glsl_type_name(spvc_type_get_basetype(type))});
+  }
+  std::sort(out.constants.begin(), out.constants.end(),
+            [](const ShaderConstant& a, const ShaderConstant& b) { return a.id < b.id; });
   const SpvCapability* capabilities = nullptr;
   std::size_t capability_count = 0;
   if (spvc_compiler_get_declared_capabilities(compiler, &capabilities, &capability_count) != SPVC_SUCCESS)
@@ -106,19 +175,18 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
   return out;
 }
 
-std::array<std::uint32_t, 3> ShaderInterface::local_size_with(
-    const std::vector<std::uint32_t>& specialization) const {
+std::array<std::uint32_t, 3> ShaderInterface::local_size_with(const std::vector<SpecConstant>& given) const {
   std::array<std::uint32_t, 3> size = local_size;
   for (std::size_t i = 0; i < 3; ++i)
-    if (local_size_constant[i] >= 0 &&
-        static_cast<std::size_t>(local_size_constant[i]) < specialization.size())
-      size[i] = specialization[static_cast<std::size_t>(local_size_constant[i])];
+    for (const SpecConstant& c : given)
+      if (local_size_constant[i] == std::int64_t{c.id}) size[i] = c.bits;
   return size;
 }
 
 void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader) {
-  if (!shader.unreadable.empty()) return;
   const std::string where = "the Vulkan plan of " + kernel + ", shader '" + dispatch.shader + "'";
+  check_constants(where, dispatch, shader);
+  if (!shader.unreadable.empty()) return;
   const auto given_bytes = static_cast<std::uint32_t>(dispatch.push_constants.size() * sizeof(std::uint32_t));
   if (given_bytes < shader.push_constant_bytes)
     throw Error(where + ": its push-constant block " +
