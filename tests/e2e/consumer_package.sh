@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Another project uses perfgate through find_package(perfgate): install perfgate into a prefix,
 # build tests/consumer against it (shader variants from one source, defines, an include folder;
-# a 116-byte struct push constant, two descriptor sets and an offset binding; no custom command,
+# a 116-byte struct push constant, two descriptor sets and an offset binding; a bf16 output and a
+# typed specialization constant; no custom command,
 # no file copied from perfgate's source), run its cases on the CPU and on Vulkan where there is
 # a device (each checked against its float64 reference), and list its perf tests through ctest.
 # On Vulkan, its plan mistakes (kernels left out of its default suite, run by name) are refused
@@ -19,7 +20,7 @@ cmake -S "$PERFGATE_SOURCE_DIR/tests/consumer" -B "$tmp/build" "${generator[@]}"
 cmake --build "$tmp/build" -j 2
 exe="$tmp/build/consumer_perfgate"
 "$exe" list > "$tmp/list.txt"
-for id in "scale/cpu/n=65536,factor=2" "scale/cpu/n=65536,factor=3" "blend/cpu/n=65536"; do
+for id in "scale/cpu/n=65536,factor=2" "scale/cpu/n=65536,factor=3" "blend/cpu/n=65536" "to_bf16/cpu/n=65536"; do
   grep -qF "$id" "$tmp/list.txt" || { cat "$tmp/list.txt"; echo "FAIL: $id not listed" >&2; exit 1; }
 done
 export PERFGATE_CACHE_DIR="$tmp/cache"
@@ -27,12 +28,12 @@ backends=(cpu)
 "$exe" list --backend vulkan > "$tmp/list_vulkan.txt"
 grep -q "scale/vulkan" "$tmp/list_vulkan.txt" && backends+=(vulkan)
 for backend in "${backends[@]}"; do
-  "$exe" run scale blend --backend "$backend" --baselines "$tmp/baselines" --quiet --no-judge \
+  "$exe" run scale blend to_bf16 --backend "$backend" --baselines "$tmp/baselines" --quiet --no-judge \
     --json "$tmp/$backend.json" > "$tmp/$backend.txt"
   python3 - "$tmp/$backend.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-assert sorted(c["kernel"] for c in run["cases"]) == ["blend", "scale", "scale"], [c["id"] for c in run["cases"]]
+assert sorted(c["kernel"] for c in run["cases"]) == ["blend", "scale", "scale", "to_bf16"], [c["id"] for c in run["cases"]]
 for case in run["cases"]:
     assert case["verdict"] not in ("error", "skipped"), (case["id"], case["message"])
 assert run["fingerprint"]["build_type"] == "Release", run["fingerprint"]
@@ -63,7 +64,7 @@ if [[ " ${backends[*]} " == *" vulkan "* ]]; then
   python3 - "$tmp/default.json" <<'PY'
 import json, sys
 kernels = {c["kernel"] for c in json.load(open(sys.argv[1]))["cases"]}
-assert kernels == {"scale", "blend"}, kernels
+assert kernels == {"scale", "blend", "to_bf16"}, kernels
 PY
 fi
 ctest --test-dir "$tmp/build" -N -L consumer > "$tmp/labelled.txt"
