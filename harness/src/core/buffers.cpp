@@ -27,14 +27,14 @@ void free_pages(void* p, std::size_t) { std::free(p); }
 
 std::size_t element_size(ElementType type) {
   switch (type) {
-    case ElementType::f32: return 4;
-    case ElementType::f16: return 2;
-    case ElementType::bf16: return 2;
-    case ElementType::u8: return 1;
-    case ElementType::i8: return 1;
-    case ElementType::u16: return 2;
-    case ElementType::u32: return 4;
+    case ElementType::f32:
+    case ElementType::u32:
     case ElementType::i32: return 4;
+    case ElementType::f16:
+    case ElementType::bf16:
+    case ElementType::u16: return 2;
+    case ElementType::u8:
+    case ElementType::i8: return 1;
     case ElementType::block: return 0;
   }
   return 1;
