@@ -7,6 +7,7 @@
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
 #include "vulkan/device_features.h"
+#include "vulkan/dispatch_refusal.h"
 #include "vulkan/shader_interface.h"
 
 namespace perfgate {
@@ -14,14 +15,7 @@ namespace {
 
 Dispatch copy_dispatch() { return Dispatch{"copy/copy", {"a", "b"}, {256, 4}, {1024}, {1, 1, 1}, "copy"}; }
 
-std::string refusal(const Dispatch& d) {
-  try {
-    vk::check_dispatch("copy", d, vk::reflect_shader(d.shader, find_shader(d.shader)));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string refusal(const Dispatch& d) { return testing::dispatch_refusal("copy", d); }
 
 TEST(VulkanShaderInterface, ReflectsTheCopyShader) {
   const vk::ShaderInterface copy = vk::reflect_shader("copy/copy", find_shader("copy/copy"));
@@ -33,7 +27,9 @@ TEST(VulkanShaderInterface, ReflectsTheCopyShader) {
   EXPECT_EQ(refusal(copy_dispatch()), "");
   // local_size_x_id = 0: the workgroup size is the dispatch's specialization word 0.
   EXPECT_EQ(copy.local_size_constant[0], 0);
-  EXPECT_EQ(copy.local_size_with({512, 4}), (std::array<std::uint32_t, 3>{512, 1, 1}));
+  Dispatch wider = copy_dispatch();
+  wider.specialization = {512, 4};
+  EXPECT_EQ(copy.local_size_with(wider.all_constants()), (std::array<std::uint32_t, 3>{512, 1, 1}));
 }
 
 TEST(VulkanShaderInterface, AShortPushConstantRangeIsRefused) {
@@ -66,7 +62,8 @@ TEST(VulkanShaderInterface, BrokenSpirvNamesTheShader) {
 // named, by their Vulkan names; with them, nothing.
 TEST(VulkanShaderInterface, CapabilitiesTheDeviceLacksAreNamed) {
   vk::ShaderInterface shader;
-  shader.capabilities = {1 /* Shader */, 4433 /* StorageBuffer16BitAccess */, 63 /* GroupNonUniformArithmetic */};
+  shader.capabilities = {1 /* Shader */, 4433 /* StorageBuffer16BitAccess */,
+                         63 /* GroupNonUniformArithmetic */};
   const auto missing = vk::missing_features(shader, vk::DeviceFeatures{});
   ASSERT_EQ(missing.size(), 2u);
   EXPECT_EQ(missing[0], "storageBuffer16BitAccess");
@@ -79,7 +76,8 @@ TEST(VulkanShaderInterface, CapabilitiesTheDeviceLacksAreNamed) {
 
 // Every shader of the suite reflects, and needs nothing beyond what perfgate knows to enable.
 TEST(VulkanShaderInterface, EverySuiteShaderReflects) {
-  vk::DeviceFeatures everything{true, true, true, true, true, true, true, true, true, true, true, true, 0xffu};
+  vk::DeviceFeatures everything{true, true, true, true, true, true, true,
+                                true, true, true, true, true, 0xffu};
   for (const auto& name : shader_names()) {
     const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
     // Only the cooperative-matrix shaders use opcodes Debian 12's SPIRV-Cross predates.

@@ -26,7 +26,8 @@ TEST(VulkanTimestamps, MonotoneNonZeroAndScaledByThePeriod) {
   const std::uint32_t n = 1 << 16;
   vk::Buffer a(context, 4 * n, vk::MemoryUse::device_local, "a");
   vk::Buffer b(context, 4 * n, vk::MemoryUse::device_local, "b");
-  vk::Pipeline copy(context, "copy/copy", find_shader("copy/copy"), {{0, 0, &a}, {0, 1, &b}}, {64, 4}, 4);
+  vk::Pipeline copy(context, "copy/copy", find_shader("copy/copy"), {{0, 0, &a}, {0, 1, &b}},
+                    {SpecConstant::of(0, 64u), SpecConstant::of(1, 4u)}, 4);
   vk::TimestampPool pool(context, 4);
   vk::Sequence sequence(context);
   sequence.begin();

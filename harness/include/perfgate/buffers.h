@@ -3,24 +3,49 @@
 // (poisoned before every run) and scratch space. Backends mirror them on their device.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace perfgate {
 
-enum class ElementType { f32, f16, u8, u32, i32 };
+// bf16: bfloat16 (the upper half of an f32). block: an opaque element of a BlockFormat's bytes.
+enum class ElementType { f32, f16, bf16, u8, i8, u16, u32, i32, block };
+// Bytes per element; a block's size is its format's (BufferSpec::bytes), so 0 here.
 std::size_t element_size(ElementType type);
+std::string_view to_string(ElementType type);
 
 enum class BufferRole { input, output, scratch };
+
+// An opaque element the harness copies but cannot read, such as a quantised block of weights
+// (Q8_0: an f16 scale and 32 int8 values in 34 bytes). `decode` turns one block into its
+// `values`, which the reference comparison sees; `encode`, where given, turns `values` numbers
+// into a block, and the default fill of an input encodes random values in [-1, 1] with it
+// (without it the fill writes random bytes, which need not be a valid block: a NaN scale).
+struct BlockFormat {
+  std::string name;        // for messages, e.g. "q8_0"
+  std::size_t bytes = 0;   // per block
+  std::size_t values = 0;  // decoded values per block
+  std::function<void(std::span<const std::byte> block, std::span<double> values)> decode;
+  std::function<void(std::span<const double> values, std::span<std::byte> block)> encode;
+};
 
 struct BufferSpec {
   std::string name;
   ElementType type = ElementType::f32;
-  std::size_t count = 0;  // elements
+  std::size_t count = 0;  // elements (blocks for ElementType::block)
   BufferRole role = BufferRole::input;
-  std::size_t bytes() const { return count * element_size(type); }
+  std::shared_ptr<const BlockFormat> format;  // ElementType::block only
+  std::size_t bytes() const {
+    return count * (type == ElementType::block && format ? format->bytes : element_size(type));
+  }
 };
+// A buffer of `count` blocks of `format`.
+BufferSpec block_buffer(std::string name, std::shared_ptr<const BlockFormat> format, std::size_t count,
+                        BufferRole role);
 
 // Page-aligned storage; large buffers are advised to use transparent huge pages, so a
 // streaming kernel's bandwidth depends neither on where malloc put the buffer nor on how
@@ -80,5 +105,13 @@ class Buffers {
 // Half precision conversion for f16 buffers (IEEE binary16, round to nearest even).
 std::uint16_t to_half(float value);
 float from_half(std::uint16_t bits);
+// bfloat16 conversion for bf16 buffers (round to nearest even; a NaN stays a NaN).
+std::uint16_t to_bfloat16(float value);
+float from_bfloat16(std::uint16_t bits);
+
+// An output's elements as doubles, whatever its element type (blocks through their format's
+// decode), for the reference comparison. Throws Error naming the buffer for a block buffer
+// without a format or decode.
+std::vector<double> element_values(const HostBuffer& buffer);
 
 }  // namespace perfgate

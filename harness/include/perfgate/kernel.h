@@ -3,6 +3,7 @@
 // one implementation per backend. Kernels never see a raw Vulkan object: a Vulkan
 // implementation is a plan of dispatches that the harness records, times and checks.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -74,15 +75,62 @@ struct BufferBinding {
   std::uint64_t range_bytes = 0;  // 0: to the end of the buffer
 };
 
+// The type of a specialization constant, as the shader declares it (`layout(constant_id = 1)
+// const float scale = 1.0;`). `word` is an untyped 32-bit word (Dispatch::specialization),
+// given to any 32-bit constant unchecked.
+enum class ConstantType { word, int32, uint32, float32, boolean };
+std::string_view to_string(ConstantType type);  // GLSL's names: int, uint, float, bool; "word"
+
+template <class>
+inline constexpr bool kNoSuchConstantType = false;
+
+// One specialization constant's value: its constant_id, type and 32 bits (a bool as VkBool32).
+struct SpecConstant {
+  std::uint32_t id = 0;
+  ConstantType type = ConstantType::word;
+  std::uint32_t bits = 0;
+
+  // int32_t, uint32_t, float or bool: the C++ type says which GLSL type the shader must declare
+  // (write 64u for a uint constant, 1.5f for a float one).
+  template <class T>
+  static SpecConstant of(std::uint32_t id, T value) {
+    if constexpr (std::is_same_v<T, bool>)
+      return {id, ConstantType::boolean, value ? 1u : 0u};
+    else if constexpr (std::is_same_v<T, float>)
+      return {id, ConstantType::float32, std::bit_cast<std::uint32_t>(value)};
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+      return {id, ConstantType::int32, static_cast<std::uint32_t>(value)};
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+      return {id, ConstantType::uint32, value};
+    else
+      static_assert(kNoSuchConstantType<T>,
+                    "a specialization constant is int32_t, uint32_t, float or bool (64-bit constants are not "
+                    "supported): convert the value to one of them");
+  }
+  // The value as text for messages: 3, 64u, 1.5f, true, or the word in hex.
+  std::string value_text() const;
+};
+
 struct Dispatch {
   std::string shader;                         // its embedded name, e.g. "copy/copy"
   std::vector<std::string> bindings;          // binding i of set 0 is the whole buffer bindings[i]
-  std::vector<std::uint32_t> specialization;  // constant_id i = specialization[i]; by the
-                                              // suite's convention 0 is local_size_x
+  std::vector<std::uint32_t> specialization;  // untyped: constant_id i = specialization[i]; by
+                                              // the suite's convention 0 is local_size_x
   std::vector<std::uint32_t> push_constants;  // 32-bit words, offset 0 (see push())
   std::array<std::uint32_t, 3> groups{1, 1, 1};
   std::string stage;                   // component name in breakdowns (default: shader)
   std::vector<BufferBinding> bound;    // more bindings: other sets, offsets and ranges
+  std::vector<SpecConstant> constants;  // typed, by constant_id (see constant())
+
+  // A typed specialization constant, checked against the shader's before anything runs: a
+  // constant_id the shader does not declare, or one it declares with another type, is an error.
+  template <class T>
+  Dispatch& constant(std::uint32_t id, T value) {
+    constants.push_back(SpecConstant::of(id, value));
+    return *this;
+  }
+  // `specialization` (as words, constant_id i) followed by `constants`: what the pipeline gets.
+  std::vector<SpecConstant> all_constants() const;
 
   // The push-constant block from a C++ struct laid out as the shader's block (std430 rules):
   // its bytes, padded with zeros to whole 32-bit words.

@@ -27,13 +27,72 @@ void free_pages(void* p, std::size_t) { std::free(p); }
 
 std::size_t element_size(ElementType type) {
   switch (type) {
-    case ElementType::f32: return 4;
-    case ElementType::f16: return 2;
-    case ElementType::u8: return 1;
-    case ElementType::u32: return 4;
+    case ElementType::f32:
+    case ElementType::u32:
     case ElementType::i32: return 4;
+    case ElementType::f16:
+    case ElementType::bf16:
+    case ElementType::u16: return 2;
+    case ElementType::u8:
+    case ElementType::i8: return 1;
+    case ElementType::block: return 0;
   }
   return 1;
+}
+
+std::string_view to_string(ElementType type) {
+  switch (type) {
+    case ElementType::f32: return "f32";
+    case ElementType::f16: return "f16";
+    case ElementType::bf16: return "bf16";
+    case ElementType::u8: return "u8";
+    case ElementType::i8: return "i8";
+    case ElementType::u16: return "u16";
+    case ElementType::u32: return "u32";
+    case ElementType::i32: return "i32";
+    case ElementType::block: return "block";
+  }
+  return "?";
+}
+
+BufferSpec block_buffer(std::string name, std::shared_ptr<const BlockFormat> format, std::size_t count,
+                        BufferRole role) {
+  if (!format || format->bytes == 0)
+    throw Error("block buffer '" + name + "': its BlockFormat is missing or has 0 bytes per block");
+  return {std::move(name), ElementType::block, count, role, std::move(format)};
+}
+
+std::vector<double> element_values(const HostBuffer& buffer) {
+  auto widen = [](auto values) { return std::vector<double>(values.begin(), values.end()); };
+  switch (buffer.spec.type) {
+    case ElementType::f32: return widen(buffer.as<float>());
+    case ElementType::u8: return widen(buffer.as<std::uint8_t>());
+    case ElementType::i8: return widen(buffer.as<std::int8_t>());
+    case ElementType::u16: return widen(buffer.as<std::uint16_t>());
+    case ElementType::u32: return widen(buffer.as<std::uint32_t>());
+    case ElementType::i32: return widen(buffer.as<std::int32_t>());
+    case ElementType::f16:
+    case ElementType::bf16: {
+      const bool half = buffer.spec.type == ElementType::f16;
+      std::vector<double> out;
+      for (std::uint16_t bits : buffer.as<std::uint16_t>())
+        out.push_back(half ? from_half(bits) : from_bfloat16(bits));
+      return out;
+    }
+    case ElementType::block: {
+      const BlockFormat* format = buffer.spec.format.get();
+      if (!format || !format->decode)
+        throw Error("buffer '" + buffer.spec.name + "' holds blocks with no decode: its BlockFormat" +
+                    (format ? " " + format->name : std::string()) + " gives none, so it cannot be compared");
+      std::vector<double> out(buffer.spec.count * format->values);
+      const std::span<const std::byte> bytes(buffer.data.data(), buffer.data.size());
+      for (std::size_t b = 0; b < buffer.spec.count; ++b)
+        format->decode(bytes.subspan(b * format->bytes, format->bytes),
+                       std::span<double>(out).subspan(b * format->values, format->values));
+      return out;
+    }
+  }
+  return {};
 }
 
 Buffers::Buffers(const std::vector<BufferSpec>& specs) {
@@ -93,6 +152,17 @@ float from_half(std::uint16_t bits) {
     f = sign | (e << 23) | ((mantissa & 0x3ffu) << 13);
   }
   return std::bit_cast<float>(f);
+}
+
+std::uint16_t to_bfloat16(float value) {
+  const std::uint32_t f = std::bit_cast<std::uint32_t>(value);
+  if ((f & 0x7fffffffu) > 0x7f800000u) return static_cast<std::uint16_t>((f >> 16) | 0x40u);  // quiet NaN
+  const std::uint32_t rounded = f + 0x7fffu + ((f >> 16) & 1u);  // to nearest even; overflows to Inf
+  return static_cast<std::uint16_t>(rounded >> 16);
+}
+
+float from_bfloat16(std::uint16_t bits) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
 }
 
 }  // namespace perfgate

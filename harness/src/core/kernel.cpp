@@ -1,7 +1,9 @@
 #include "perfgate/kernel.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdio>
 
 #include "perfgate/error.h"
 
@@ -11,9 +13,43 @@ std::string_view to_string(Backend backend) { return backend == Backend::cpu ? "
 
 std::vector<BufferBinding> Dispatch::all_bindings() const {
   std::vector<BufferBinding> all;
-  for (std::size_t i = 0; i < bindings.size(); ++i) all.push_back({0, static_cast<std::uint32_t>(i), bindings[i]});
+  for (std::size_t i = 0; i < bindings.size(); ++i)
+    all.push_back({0, static_cast<std::uint32_t>(i), bindings[i]});
   all.insert(all.end(), bound.begin(), bound.end());
   return all;
+}
+
+std::vector<SpecConstant> Dispatch::all_constants() const {
+  std::vector<SpecConstant> all;
+  for (std::size_t i = 0; i < specialization.size(); ++i)
+    all.push_back({static_cast<std::uint32_t>(i), ConstantType::word, specialization[i]});
+  all.insert(all.end(), constants.begin(), constants.end());
+  return all;
+}
+
+std::string_view to_string(ConstantType type) {
+  switch (type) {
+    case ConstantType::int32: return "int";
+    case ConstantType::uint32: return "uint";
+    case ConstantType::float32: return "float";
+    case ConstantType::boolean: return "bool";
+    case ConstantType::word: break;
+  }
+  return "word";
+}
+
+std::string SpecConstant::value_text() const {
+  char text[32];
+  switch (type) {
+    case ConstantType::int32: return std::to_string(static_cast<std::int32_t>(bits));
+    case ConstantType::uint32: return std::to_string(bits) + "u";
+    case ConstantType::float32:
+      std::snprintf(text, sizeof text, "%gf", double(std::bit_cast<float>(bits)));
+      break;
+    case ConstantType::boolean: return bits != 0 ? "true" : "false";
+    case ConstantType::word: std::snprintf(text, sizeof text, "0x%08x", bits); break;
+  }
+  return text;
 }
 
 Backend backend_from_string(std::string_view name) {
@@ -59,7 +95,24 @@ bool KernelDef::has_backend(Backend backend) const {
 
 std::vector<BufferSpec> KernelDef::buffer_specs(const Params& params) const {
   if (!buffers_) throw Error("kernel " + name_ + " declares no buffers");
-  return buffers_(params);
+  std::vector<BufferSpec> specs = buffers_(params);
+  for (const auto& spec : specs)
+    if (spec.type == ElementType::block && (!spec.format || spec.format->bytes == 0))
+      throw Error("kernel " + name_ + ": buffer '" + spec.name +
+                  "' holds blocks but has no BlockFormat with a size (declare it with block_buffer)");
+  return specs;
+}
+
+// Blocks of random values in [-1, 1], through the format's encode.
+static void encode_random_blocks(HostBuffer& buffer, Rng& rng) {
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const BlockFormat& format = *buffer.spec.format;
+  std::vector<double> values(format.values);
+  const std::span<std::byte> bytes(buffer.data.data(), buffer.data.size());
+  for (std::size_t b = 0; b < buffer.spec.count; ++b) {
+    for (double& v : values) v = uniform(rng);
+    format.encode(values, bytes.subspan(b * format.bytes, format.bytes));
+  }
 }
 
 void KernelDef::fill_inputs(const Params& params, Buffers& buffers, Rng& rng) const {
@@ -77,6 +130,15 @@ void KernelDef::fill_inputs(const Params& params, Buffers& buffers, Rng& rng) co
       case ElementType::f16:
         for (std::uint16_t& x : buffer.as<std::uint16_t>()) x = to_half(uniform(rng));
         break;
+      case ElementType::bf16:
+        for (std::uint16_t& x : buffer.as<std::uint16_t>()) x = to_bfloat16(uniform(rng));
+        break;
+      case ElementType::block:
+        if (buffer.spec.format->encode) {
+          encode_random_blocks(buffer, rng);
+          break;
+        }
+        [[fallthrough]];
       default:
         for (std::byte& b : buffer.data) b = static_cast<std::byte>(rng());
         break;
@@ -85,23 +147,6 @@ void KernelDef::fill_inputs(const Params& params, Buffers& buffers, Rng& rng) co
 }
 
 Cost KernelDef::cost_of(const Params& params) const { return cost_ ? cost_(params) : Cost{}; }
-
-// An output's elements as doubles, whatever its element type, for the reference comparison.
-static std::vector<double> output_values(const HostBuffer& buffer) {
-  auto widen = [](auto values) { return std::vector<double>(values.begin(), values.end()); };
-  switch (buffer.spec.type) {
-    case ElementType::f32: return widen(buffer.as<float>());
-    case ElementType::u8: return widen(buffer.as<std::uint8_t>());
-    case ElementType::u32: return widen(buffer.as<std::uint32_t>());
-    case ElementType::i32: return widen(buffer.as<std::int32_t>());
-    case ElementType::f16: {
-      std::vector<double> out;
-      for (std::uint16_t bits : buffer.as<std::uint16_t>()) out.push_back(from_half(bits));
-      return out;
-    }
-  }
-  return {};
-}
 
 static double relative_l2_error_of(const std::vector<double>& actual, const std::vector<double>& expected) {
   if (actual.size() != expected.size()) return INFINITY;
@@ -121,8 +166,9 @@ CheckResult KernelDef::verify(const Params& params, const Buffers& buffers) cons
   if (!reference_) return {false, "kernel " + name_ + " has neither a reference nor a check"};
   CheckResult result{true, ""};
   for (const auto& [output, expected] : reference_(params, buffers)) {
-    // Every element type is compared as its values: f16 widened, integers exactly representable.
-    const double error = relative_l2_error_of(output_values(buffers[output]), expected);
+    // Every element type is compared as its values: f16 and bf16 widened, integers exactly
+    // representable, blocks decoded by their format.
+    const double error = relative_l2_error_of(element_values(buffers[output]), expected);
     char text[160];
     std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g)", output.c_str(), error,
                   tolerance_);

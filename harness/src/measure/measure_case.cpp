@@ -65,7 +65,7 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
 static void check_host_memory(const CaseSpec& spec, const std::vector<BufferSpec>& specs) {
   double needed_bytes = 0;
   for (const auto& s : specs)
-    needed_bytes += static_cast<double>(s.count) * static_cast<double>(element_size(s.type));
+    needed_bytes += static_cast<double>(s.bytes());
   const double memory_bytes = static_cast<double>(host_memory_bytes());
   if (memory_bytes > 0 && needed_bytes > 0.8 * memory_bytes) {
     char text[160];

@@ -10,8 +10,8 @@
 namespace perfgate::vk {
 
 Pipeline::Pipeline(const Context& context, std::string name, std::span<const std::uint32_t> spirv,
-                   const std::vector<PipelineBinding>& bindings,
-                   const std::vector<std::uint32_t>& specialization, std::uint32_t push_constant_bytes)
+                   const std::vector<PipelineBinding>& bindings, const std::vector<SpecConstant>& constants,
+                   std::uint32_t push_constant_bytes)
     : context_(context), name_(std::move(name)), push_constant_bytes_(push_constant_bytes) {
   const VkDevice device = context.device();
   const auto& limits = context.limits();
@@ -30,8 +30,8 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
                   std::to_string(limits.minStorageBufferOffsetAlignment));
     if (b.offset_bytes + b.range_bytes > b.buffer->bytes() || b.offset_bytes >= b.buffer->bytes())
       throw Error(where + ": offset " + std::to_string(b.offset_bytes) + " and range " +
-                  std::to_string(b.range_bytes) + " go past the buffer's " + std::to_string(b.buffer->bytes()) +
-                  " bytes");
+                  std::to_string(b.range_bytes) + " go past the buffer's " +
+                  std::to_string(b.buffer->bytes()) + " bytes");
     const std::uint64_t range = b.range_bytes ? b.range_bytes : b.buffer->bytes() - b.offset_bytes;
     if (range > limits.maxStorageBufferRange)
       throw Error(where + ": " + size_text(range) + " bound, over maxStorageBufferRange (" +
@@ -50,7 +50,8 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
       std::vector<VkDescriptorSetLayoutBinding> layout_bindings;
       for (const PipelineBinding& b : bindings)
         if (b.set == set)
-          layout_bindings.push_back({b.binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+          layout_bindings.push_back(
+              {b.binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
       VkDescriptorSetLayoutCreateInfo set_layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
       set_layout.bindingCount = static_cast<std::uint32_t>(layout_bindings.size());
       set_layout.pBindings = layout_bindings.data();
@@ -67,27 +68,31 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
     layout.pPushConstantRanges = &range;
     check(vkCreatePipelineLayout(device, &layout, nullptr, &layout_), "vkCreatePipelineLayout" + what);
 
-    std::vector<VkSpecializationMapEntry> entries(specialization.size());
-    for (std::size_t i = 0; i < specialization.size(); ++i)
-      entries[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(4 * i), 4};
+    std::vector<VkSpecializationMapEntry> entries(constants.size());
+    std::vector<std::uint32_t> data(constants.size());
+    for (std::size_t i = 0; i < constants.size(); ++i) {
+      entries[i] = {constants[i].id, static_cast<std::uint32_t>(4 * i), 4};
+      data[i] = constants[i].bits;
+    }
     VkSpecializationInfo spec{};
     spec.mapEntryCount = static_cast<std::uint32_t>(entries.size());
     spec.pMapEntries = entries.data();
-    spec.dataSize = specialization.size() * sizeof(std::uint32_t);
-    spec.pData = specialization.data();
+    spec.dataSize = data.size() * sizeof(std::uint32_t);
+    spec.pData = data.data();
 
     VkComputePipelineCreateInfo create{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     create.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     create.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     create.stage.module = module_;
     create.stage.pName = "main";
-    create.stage.pSpecializationInfo = specialization.empty() ? nullptr : &spec;
+    create.stage.pSpecializationInfo = constants.empty() ? nullptr : &spec;
     create.layout = layout_;
     check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &create, nullptr, &pipeline_),
           "vkCreateComputePipelines" + what);
 
     if (!bindings.empty()) {
-      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<std::uint32_t>(bindings.size())};
+      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                static_cast<std::uint32_t>(bindings.size())};
       VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
       pool.maxSets = set_count;
       pool.poolSizeCount = 1;

@@ -1,7 +1,7 @@
 #pragma once
 // A compute pipeline with its shader module, descriptor set layouts (storage buffers, sets 0 up
 // to the highest one bound; a set between them with nothing bound is empty), pipeline layout (one
-// push-constant range), specialization constants (constant_id i = word i) and the descriptor
+// push-constant range), specialization constants (32 bits each, by constant_id) and the descriptor
 // sets that bind its buffers, whole or a byte range each.
 #include <vulkan/vulkan.h>
 
@@ -9,6 +9,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "perfgate/kernel.h"
 
 namespace perfgate::vk {
 
@@ -28,7 +30,7 @@ class Pipeline {
   // Throws Error naming the shader, the set and binding for an offset that is not a multiple of
   // minStorageBufferOffsetAlignment, a range past the buffer's end or over maxStorageBufferRange.
   Pipeline(const Context& context, std::string name, std::span<const std::uint32_t> spirv,
-           const std::vector<PipelineBinding>& bindings, const std::vector<std::uint32_t>& specialization,
+           const std::vector<PipelineBinding>& bindings, const std::vector<SpecConstant>& constants,
            std::uint32_t push_constant_bytes);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;

@@ -1,11 +1,10 @@
 #include "vulkan/shader_interface.h"
 
-#include <string>
-
 #include <spirv_cross_c.h>
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 #include "perfgate/error.h"
 
@@ -28,11 +27,82 @@ std::vector<spvc_reflected_resource> resources_of(spvc_context context, spvc_res
   return {list, list + count};
 }
 
+// The block's type name as the GLSL source declares it (`Blend` in `uniform Blend { ... } p;`),
+// else its instance name; "" when the module carries neither (glslc -O, as perfgate_add_kernels
+// compiles, strips them: messages then name the set, binding and offset only).
+std::string block_name(spvc_compiler compiler, const spvc_reflected_resource& resource) {
+  // Not resource.name: for a nameless block SPIRV-Cross makes one up from ids ("_51_53").
+  for (spvc_variable_id id : {resource.base_type_id, resource.id}) {
+    const char* name = spvc_compiler_get_name(compiler, id);
+    if (name && *name) return name;
+  }
+  return "";
+}
+
+std::string glsl_type_name(spvc_basetype type) {
+  switch (type) {
+    case SPVC_BASETYPE_BOOLEAN: return "bool";
+    case SPVC_BASETYPE_INT8: return "int8_t";
+    case SPVC_BASETYPE_UINT8: return "uint8_t";
+    case SPVC_BASETYPE_INT16: return "int16_t";
+    case SPVC_BASETYPE_UINT16: return "uint16_t";
+    case SPVC_BASETYPE_INT32: return "int";
+    case SPVC_BASETYPE_UINT32: return "uint";
+    case SPVC_BASETYPE_INT64: return "int64_t";
+    case SPVC_BASETYPE_UINT64: return "uint64_t";
+    case SPVC_BASETYPE_FP16: return "float16_t";
+    case SPVC_BASETYPE_FP32: return "float";
+    case SPVC_BASETYPE_FP64: return "double";
+    default: return "type " + std::to_string(int(type));
+  }
+}
+
+bool is_32_bits(const std::string& glsl_type) {
+  return glsl_type == "int" || glsl_type == "uint" || glsl_type == "float" || glsl_type == "bool";
+}
+
+std::string declared_constants(const ShaderInterface& shader) {
+  std::string list;
+  for (const auto& c : shader.constants)
+    list += (list.empty() ? "" : ", ") + std::to_string(c.id) + " (" + c.type + ")";
+  return list.empty() ? "none" : list;
+}
+
+// The constants of a dispatch against the shader's: each constant_id once, a typed constant only
+// where the shader declares one of that type, a word only to a 32-bit one.
+void check_constants(const std::string& where, const Dispatch& dispatch, const ShaderInterface& shader) {
+  const std::vector<SpecConstant> given = dispatch.all_constants();
+  for (std::size_t i = 0; i < given.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (given[i].id == given[j].id)
+        throw Error(where + ": specialization constant_id " + std::to_string(given[i].id) +
+                    " is given twice (" + std::string(to_string(given[j].type)) + " " +
+                    given[j].value_text() + ", then " + std::string(to_string(given[i].type)) + " " +
+                    given[i].value_text() + ")");
+  if (!shader.unreadable.empty()) return;
+  for (const SpecConstant& c : given) {
+    const auto declared = std::find_if(shader.constants.begin(), shader.constants.end(),
+                                       [&](const ShaderConstant& s) { return s.id == c.id; });
+    const std::string what = "specialization constant_id " + std::to_string(c.id);
+    if (declared == shader.constants.end()) {
+      // An untyped word for an id the shader lacks is ignored, as Vulkan ignores such map entries.
+      if (c.type == ConstantType::word) continue;
+      throw Error(where + ": the shader declares no " + what + " (the dispatch gives " +
+                  std::string(to_string(c.type)) + " " + c.value_text() +
+                  "; the shader declares: " + declared_constants(shader) + ")");
+    }
+    if (c.type == ConstantType::word ? !is_32_bits(declared->type) : declared->type != to_string(c.type))
+      throw Error(where + ": " + what + " is " + declared->type + " in the shader, the dispatch gives " +
+                  std::string(to_string(c.type)) + " " + c.value_text());
+  }
+}
+
 }  // namespace
 
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words) {
   spvc_context raw = nullptr;
-  if (spvc_context_create(&raw) != SPVC_SUCCESS) throw Error("shader '" + shader + "': no SPIRV-Cross context");
+  if (spvc_context_create(&raw) != SPVC_SUCCESS)
+    throw Error("shader '" + shader + "': no SPIRV-Cross context");
   ContextHandle context(raw, &spvc_context_destroy);
   spvc_parsed_ir ir = nullptr;
   constexpr std::uint32_t kSpirvMagic = 0x07230203;
@@ -52,35 +122,48 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
       SPVC_SUCCESS)
     fail(raw, shader, "compiler");
   spvc_resources resources = nullptr;
-  if (spvc_compiler_create_shader_resources(compiler, &resources) != SPVC_SUCCESS) fail(raw, shader, "resources");
+  if (spvc_compiler_create_shader_resources(compiler, &resources) != SPVC_SUCCESS)
+    fail(raw, shader, "resources");
 
   ShaderInterface out;
   for (const auto& block : resources_of(raw, resources, SPVC_RESOURCE_TYPE_PUSH_CONSTANT, shader)) {
     std::size_t bytes = 0;
-    if (spvc_compiler_get_declared_struct_size(compiler, spvc_compiler_get_type_handle(compiler, block.base_type_id),
-                                               &bytes) != SPVC_SUCCESS)
+    if (spvc_compiler_get_declared_struct_size(
+            compiler, spvc_compiler_get_type_handle(compiler, block.base_type_id), &bytes) != SPVC_SUCCESS)
       fail(raw, shader, "push-constant size");
     out.push_constant_bytes = static_cast<std::uint32_t>(bytes);
-    out.push_constant_name = block.name ? block.name : "";
+    out.push_constant_name = block_name(compiler, block);
   }
   for (auto type : {SPVC_RESOURCE_TYPE_STORAGE_BUFFER, SPVC_RESOURCE_TYPE_UNIFORM_BUFFER})
     for (const auto& buffer : resources_of(raw, resources, type, shader))
       out.bindings.push_back({spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationDescriptorSet),
                               spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationBinding),
-                              buffer.name ? buffer.name : ""});
+                              block_name(compiler, buffer)});
   spvc_specialization_constant size_constants[3]{};
   spvc_compiler_get_work_group_size_specialization_constants(compiler, &size_constants[0], &size_constants[1],
                                                              &size_constants[2]);
   for (unsigned i = 0; i < 3; ++i) {
     if (size_constants[i].id != 0) {
       out.local_size_constant[i] = size_constants[i].constant_id;
-      out.local_size[i] =
-          spvc_constant_get_scalar_u32(spvc_compiler_get_constant_handle(compiler, size_constants[i].id), 0, 0);
+      out.local_size[i] = spvc_constant_get_scalar_u32(
+          spvc_compiler_get_constant_handle(compiler, size_constants[i].id), 0, 0);
     } else {
-      const unsigned literal = spvc_compiler_get_execution_mode_argument_by_index(compiler, SpvExecutionModeLocalSize, i);
+      const unsigned literal =
+          spvc_compiler_get_execution_mode_argument_by_index(compiler, SpvExecutionModeLocalSize, i);
       out.local_size[i] = literal > 0 ? literal : 1;
     }
   }
+  const spvc_specialization_constant* constants = nullptr;
+  std::size_t constant_count = 0;
+  if (spvc_compiler_get_specialization_constants(compiler, &constants, &constant_count) != SPVC_SUCCESS)
+    fail(raw, shader, "specialization constants");
+  for (std::size_t i = 0; i < constant_count; ++i) {
+    const spvc_constant constant = spvc_compiler_get_constant_handle(compiler, constants[i].id);
+    const spvc_type type = spvc_compiler_get_type_handle(compiler, spvc_constant_get_type(constant));
+    out.constants.push_back({constants[i].constant_id, glsl_type_name(spvc_type_get_basetype(type))});
+  }
+  std::sort(out.constants.begin(), out.constants.end(),
+            [](const ShaderConstant& a, const ShaderConstant& b) { return a.id < b.id; });
   const SpvCapability* capabilities = nullptr;
   std::size_t capability_count = 0;
   if (spvc_compiler_get_declared_capabilities(compiler, &capabilities, &capability_count) != SPVC_SUCCESS)
@@ -92,22 +175,25 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
   return out;
 }
 
-std::array<std::uint32_t, 3> ShaderInterface::local_size_with(const std::vector<std::uint32_t>& specialization) const {
+std::array<std::uint32_t, 3> ShaderInterface::local_size_with(const std::vector<SpecConstant>& given) const {
   std::array<std::uint32_t, 3> size = local_size;
   for (std::size_t i = 0; i < 3; ++i)
-    if (local_size_constant[i] >= 0 && static_cast<std::size_t>(local_size_constant[i]) < specialization.size())
-      size[i] = specialization[static_cast<std::size_t>(local_size_constant[i])];
+    for (const SpecConstant& c : given)
+      if (local_size_constant[i] == std::int64_t{c.id}) size[i] = c.bits;
   return size;
 }
 
 void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader) {
-  if (!shader.unreadable.empty()) return;
   const std::string where = "the Vulkan plan of " + kernel + ", shader '" + dispatch.shader + "'";
+  check_constants(where, dispatch, shader);
+  if (!shader.unreadable.empty()) return;
   const auto given_bytes = static_cast<std::uint32_t>(dispatch.push_constants.size() * sizeof(std::uint32_t));
   if (given_bytes < shader.push_constant_bytes)
-    throw Error(where + ": its push-constant block " + shader.push_constant_name + " is " +
+    throw Error(where + ": its push-constant block " +
+                (shader.push_constant_name.empty() ? "" : shader.push_constant_name + " ") + "is " +
                 std::to_string(shader.push_constant_bytes) + " bytes, the dispatch gives " +
-                std::to_string(given_bytes) + " (offset " + std::to_string(given_bytes) + " onwards would be undefined)");
+                std::to_string(given_bytes) + " (offset " + std::to_string(given_bytes) +
+                " onwards would be undefined)");
   const std::vector<BufferBinding> given = dispatch.all_bindings();
   for (const auto& b : shader.bindings) {
     const bool bound = std::any_of(given.begin(), given.end(), [&](const BufferBinding& g) {
@@ -115,8 +201,8 @@ void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const S
     });
     if (!bound)
       throw Error(where + ": binding " + std::to_string(b.binding) + " of set " + std::to_string(b.set) +
-                  " (buffer " + b.name + ") has no buffer in the dispatch, which binds " +
-                  std::to_string(given.size()));
+                  (b.name.empty() ? "" : " (block " + b.name + ")") +
+                  " has no buffer in the dispatch, which binds " + std::to_string(given.size()));
   }
 }
 

@@ -17,7 +17,13 @@ namespace perfgate::vk {
 struct ShaderBinding {
   std::uint32_t set = 0;
   std::uint32_t binding = 0;
-  std::string name;  // the block's name in the shader, for messages
+  std::string name;  // the block's name in the shader, for messages ("" once stripped)
+};
+
+// A specialization constant the shader declares (`layout(constant_id = 1) const float k = 1.0;`).
+struct ShaderConstant {
+  std::uint32_t id = 0;  // constant_id
+  std::string type;      // GLSL's name: int, uint, float, bool; or double, int64_t, float16_t, ...
 };
 
 struct ShaderInterface {
@@ -25,12 +31,14 @@ struct ShaderInterface {
   std::string push_constant_name;
   std::vector<ShaderBinding> bindings;  // storage and uniform buffers, by set then binding
   std::vector<std::uint32_t> capabilities;  // SpvCapability values the module declares
+  std::vector<ShaderConstant> constants;    // specialization constants, by constant_id
   // The workgroup size as the module states it, and for each dimension set by a specialization
   // constant its constant_id (-1: a literal).
   std::array<std::uint32_t, 3> local_size{1, 1, 1};
   std::array<std::int64_t, 3> local_size_constant{-1, -1, -1};
-  // The workgroup size a dispatch runs with: its specialization words where they set a dimension.
-  std::array<std::uint32_t, 3> local_size_with(const std::vector<std::uint32_t>& specialization) const;
+  // The workgroup size a dispatch runs with (Dispatch::all_constants()): its constants where they
+  // set a dimension.
+  std::array<std::uint32_t, 3> local_size_with(const std::vector<SpecConstant>& given) const;
   // Why SPIRV-Cross could not parse the module ("" when it could): nothing above is then known,
   // and check_dispatch and missing_features check nothing.
   std::string unreadable;
@@ -40,9 +48,11 @@ struct ShaderInterface {
 // cannot parse at all comes back `unreadable`.
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words);
 
-// Throws Error, naming the kernel, the shader and the binding or offset, when the dispatch gives
-// fewer push-constant bytes than the shader's block, or leaves a binding (of any set) the shader
-// declares without a buffer.
+// Throws Error, naming the kernel, the shader and the binding, offset or constant_id, when the
+// dispatch gives fewer push-constant bytes than the shader's block, leaves a binding (of any set)
+// the shader declares without a buffer, gives one constant_id twice, gives a typed constant the
+// shader does not declare (glslc -O drops unused ones) or declares with another type, or a word
+// to a constant that is not 32 bits.
 void check_dispatch(const std::string& kernel, const Dispatch& dispatch, const ShaderInterface& shader);
 
 }  // namespace perfgate::vk

@@ -57,13 +57,14 @@ VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel
     }
     const ShaderInterface shader = reflect_shader(d.shader, spirv);
     check_dispatch(kernel_name_, d, shader);
-    local_sizes_.push_back(shader.local_size_with(d.specialization));
+    const std::vector<SpecConstant> constants = d.all_constants();
+    local_sizes_.push_back(shader.local_size_with(constants));
     std::vector<PipelineBinding> bindings;
     for (const BufferBinding& b : d.all_bindings())
       bindings.push_back({b.set, b.binding, buffers_[buffer_index(specs_, kernel_name_, b.buffer)].get(),
                           b.offset_bytes, b.range_bytes});
     pipelines_.push_back(std::make_unique<Pipeline>(
-        *context_, d.shader, spirv, bindings, d.specialization,
+        *context_, d.shader, spirv, bindings, constants,
         static_cast<std::uint32_t>(d.push_constants.size() * sizeof(std::uint32_t))));
   }
 }
