@@ -173,6 +173,8 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.noise_factor = in.number_at_least(value, at, 0);
     } else if (key == "confirm") {
       t.confirm = in.integer_at_least(value, at, 0);
+    } else if (key == "other_device_min_pct") {
+      t.other_device_min_pct = in.number_at_least(value, at, 0);
     } else if (key == "ab_max_regression_pct") {
       t.ab_max_regression_pct = in.number_at_least(value, at, 0);
     } else if (key == "ab_min_rounds") {
@@ -202,14 +204,14 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
   if (is_override)
     in.fields(
         map, path,
-        {"match", "significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct",
-         "ab_min_rounds", "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"},
+        {"match", "significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
+         "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"},
         each);
   else
     in.fields(
         map, path,
-        {"significance", "remeasure", "confirm", "noise_factor", "ab_max_regression_pct", "ab_min_rounds",
-         "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"},
+        {"significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct", "ab_max_regression_pct",
+         "ab_min_rounds", "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "metrics"},
         each);
 }
 

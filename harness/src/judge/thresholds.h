@@ -55,6 +55,10 @@ struct Thresholds {
   int remeasure = 2;           // re-measurements before an inconclusive verdict stands
   int confirm = 1;             // fresh measurements that must confirm a regression before it stands
   double noise_factor = 4.0;   // allowed regression: this x the baseline's run-to-run sigma
+  // The least allowed for a case whose working set fits in the last-level cache when its
+  // baseline was measured on another device of the same machine id (another GPU of the model):
+  // what one device's runs cannot show. 0 = no such term.
+  double other_device_min_pct = 0;
   SamplingSettings sampling;
   // A/B checks (`check --base`): base and head builds measured in interleaved rounds, judged on
   // the per-round ratios. Their time budget is sampling.timeout_s.

@@ -146,7 +146,8 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
-                       const MetricThreshold& threshold, double significance, double noise_factor) {
+                       const MetricThreshold& threshold, double significance, double noise_factor,
+                       const std::optional<OtherDevice>& other_device) {
   const std::vector<double> pooled = perfgate::pooled(baseline_runs);
   if (current.empty() || pooled.empty()) {
     Judgement j = judge_floor(metric, current, threshold).value_or(Judgement{});
@@ -170,6 +171,11 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
   const RunNoise noise = run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor);
   Allowance allowance = allowed_regression(noise, threshold, noise_factor);
+  if (other_device && threshold.relative() && allowance.pct < other_device->least_pct) {
+    allowance.pct = other_device->least_pct;
+    allowance.source = "other device";
+    allowance.why = other_device->why + "; " + allowance.why;
+  }
   // The run being judged can drift too (a device changing state while measured): its median is
   // then no better known than the drift, which the allowance must cover like a baseline's.
   const double current_drift = drift_pct({current.begin(), current.end()});

@@ -48,9 +48,18 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // Empty current samples give Verdict::error; baseline runs with no samples give
 // Verdict::no_baseline (or regressed when a floor is violated). The bootstrap is seeded from the
 // sample values, so the same inputs always give the same judgement.
+//
+// `other_device`: the baseline was measured on another device of this machine id and the case
+// is one whose time moves between such devices; its allowance is then at least `least_pct`,
+// source "other device", `why` saying which.
+struct OtherDevice {
+  double least_pct = 0;
+  std::string why;
+};
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
-                       const MetricThreshold& threshold, double significance, double noise_factor);
+                       const MetricThreshold& threshold, double significance, double noise_factor,
+                       const std::optional<OtherDevice>& other_device = std::nullopt);
 
 // Without a baseline only a floor can be judged: nullopt when the metric has no floor,
 // otherwise pass or regressed.

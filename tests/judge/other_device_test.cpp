@@ -1,0 +1,101 @@
+// A cache-resident case judged against a baseline measured on another device of the same machine
+// id gets other_device_min_pct as its least allowance (GPUs of one model differ by a few percent
+// there); on the baseline's own device, or for a DRAM-sized case, the allowance is its own.
+// Seeded synthetic samples.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "judge/judge_case.h"
+#include "perfgate/metric_names.h"
+
+namespace perfgate {
+namespace {
+
+std::vector<double> around(std::mt19937_64& rng, double median, int n = 60) {
+  std::normal_distribution<double> z(0, 0.002);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
+  return v;
+}
+
+Thresholds gpu_thresholds() {
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = 2;
+  t.other_device_min_pct = 6;
+  return t;
+}
+
+BaselineCase baseline(std::mt19937_64& rng, const std::string& uuid) {
+  BaselineCase b;
+  b.id = "layernorm/vulkan/rows=1024,cols=4096,wg=256";
+  b.fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
+  b.fingerprint.device_uuid = uuid;
+  for (int r = 0; r < 5; ++r) b.runs[metric::latency_ns].push_back(around(rng, 10000));
+  return b;
+}
+
+Fingerprint device(const std::string& uuid) {
+  Fingerprint f;
+  f.machine_id = "nvidia-h100-80gb-hbm3";
+  f.device_uuid = uuid;
+  return f;
+}
+
+CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
+  CaseResult r;
+  r.id = "layernorm/vulkan/rows=1024,cols=4096,wg=256";
+  r.fits_in_cache = in_cache;
+  r.metrics[metric::latency_ns].samples = around(rng, latency);
+  return r;
+}
+
+TEST(OtherDevice, ACacheResidentShiftOnAnotherGpuPasses) {
+  std::mt19937_64 rng(11);
+  CaseResult r = measured(rng, 10400, true);  // +4%: what another GPU of the model showed
+  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+  ASSERT_EQ(r.judgements.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 6);
+  EXPECT_EQ(r.judgements[0].threshold_source, "other device");
+  EXPECT_NE(r.judgements[0].reason.find("another device (2614b971...) of nvidia-h100-80gb-hbm3"), std::string::npos)
+      << r.judgements[0].reason;
+}
+
+TEST(OtherDevice, TheSameShiftOnTheBaselinesGpuRegresses) {
+  std::mt19937_64 rng(12);
+  CaseResult r = measured(rng, 10400, true);
+  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("2614b9718d0afb6f"));
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_EQ(r.judgements[0].threshold_source, "floor");
+}
+
+TEST(OtherDevice, ADramSizedCaseKeepsItsOwnAllowance) {
+  std::mt19937_64 rng(13);
+  CaseResult r = measured(rng, 10300, false);  // +3% on a DRAM-bound case: between GPUs they moved 0.1%
+  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 2);
+}
+
+TEST(OtherDevice, ALargeRegressionOnAnotherGpuStillFails) {
+  std::mt19937_64 rng(14);
+  CaseResult r = measured(rng, 10800, true);  // +8%
+  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+}
+
+TEST(OtherDevice, UnknownDevicesAndAZeroSettingLeaveTheAllowanceAlone) {
+  std::mt19937_64 rng(15);
+  CaseResult unknown = measured(rng, 10400, true);
+  judge_against(unknown, baseline(rng, ""), gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(unknown.verdict, Verdict::regressed) << "a baseline without a device id is not 'another device'";
+  Thresholds off = gpu_thresholds();
+  off.other_device_min_pct = 0;
+  CaseResult r = measured(rng, 10400, true);
+  judge_against(r, baseline(rng, "2614b9718d0afb6f"), off, device("ebf3a9ee66184672"));
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+}
+
+}  // namespace
+}  // namespace perfgate
