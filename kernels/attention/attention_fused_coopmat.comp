@@ -28,13 +28,17 @@ layout(constant_id = 3) const uint ROWS = 128;  // query rows per workgroup, 16 
 const uint KB = 32;        // keys per block
 const uint HF = HD / 16;   // fragments across the head dimension
 const uint KF = KB / 16;   // fragments across a key block
-const uint LDH = HD + 8;   // halves per staged row of Q, K and V (padded against bank conflicts)
-const uint LDS = KB + 4;   // floats per row of S
-const uint LDP = KB + 8;   // halves per row of P
-const uint QCHUNK = 64;    // Q rows staged at a time through the K and V space
+// Shared f16 data is held as uvec4s (8 halves) so every store is 16 bytes; coopMatLoadNV counts
+// offsets and strides in uvec4s. Rows are padded by one uvec4 against bank conflicts.
+const uint LDH = HD / 8 + 1;  // uvec4s per staged row of Q, K and V
+const uint LDP = KB / 8 + 1;  // uvec4s per row of P
+const uint LDS = KB / 4 + 1;  // vec4s per row of S
+const uint QCHUNK = 64;       // Q rows staged at a time through the K and V space
 const uint V_AT = KB * LDH, P_AT = 2 * KB * LDH;
-const uint BLOCK_VEC4S = KB * HD / 4;                            // of K (and of V) per block
-const uint PER_THREAD = (BLOCK_VEC4S + ROWS * 2 - 1) / (ROWS * 2);  // of those per thread
+const uint HD8 = HD / 8;                                      // 8-float units per head row
+const uint BLOCK_UNITS = KB * HD8;                            // of K (and of V) per block
+const uint PER_THREAD = (BLOCK_UNITS + ROWS * 2 - 1) / (ROWS * 2);  // of those per thread
+const uint KEYS_PER_LANE = KB / 2;                            // two lanes per row
 const float NEG_INF = -1.0 / 0.0;
 const float TAU = 8.0;  // p <= 2^8 between rescales
 
@@ -43,17 +47,14 @@ layout(push_constant) uniform Shape {
   float scale;  // 1 / sqrt(HD)
 };
 layout(std430, binding = 0) readonly buffer Qkv { vec4 qkv[]; };
-layout(std430, binding = 1) writeonly buffer Attn { float attn[]; };
+layout(std430, binding = 1) writeonly buffer Attn { vec4 attn[]; };
 
 // K, V and P (Q before the loop), f16; S, and output fragments being rescaled, f32.
-shared float16_t H[2 * KB * LDH + ROWS * LDP > QCHUNK * LDH ? 2 * KB * LDH + ROWS * LDP : QCHUNK * LDH];
-shared float S[ROWS * LDS];
+shared uvec4 H[2 * KB * LDH + ROWS * LDP > QCHUNK * LDH ? 2 * KB * LDH + ROWS * LDP : QCHUNK * LDH];
+shared uvec4 S[ROWS * LDS];  // f32 bits: NV cooperative matrices store to uvec4 arrays, not vec4
 
-void store_halves(uint at, vec4 x) {
-  H[at] = float16_t(x.x);
-  H[at + 1] = float16_t(x.y);
-  H[at + 2] = float16_t(x.z);
-  H[at + 3] = float16_t(x.w);
+uvec4 pack8(vec4 lo, vec4 hi) {
+  return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
 }
 
 void main() {
@@ -64,28 +65,33 @@ void main() {
   const uint lane = gl_SubgroupInvocationID;
   const uint r = lane / 2, half_index = lane % 2;   // this lane's row, and its half of the keys
   const uint row = q0 + wrow + r;
-  const uint row_vec4s = 3 * d / 4, hd_vec4s = HD / 4;
+  const uint row_vec4s = 3 * d / 4;
   const uint q_at = head * HD / 4, k_at = (d + head * HD) / 4, v_at = (2 * d + head * HD) / 4;
   const float q_scale = scale * 1.4426950408889634;  // scores in log2 units: exp2 below
 
-  // The next block's K and V, loaded into registers while the current block is multiplied.
-  vec4 k_next[PER_THREAD], v_next[PER_THREAD];
+  // The next block's K and V, 8 floats a unit, loaded into registers while the current block is
+  // multiplied.
+  vec4 k_next[2 * PER_THREAD], v_next[2 * PER_THREAD];
   [[unroll]] for (uint t = 0; t < PER_THREAD; ++t) {
-    const uint key = (tid + t * threads) / hd_vec4s, e4 = (tid + t * threads) % hd_vec4s;
-    const bool load = tid + t * threads < BLOCK_VEC4S && key < seq;
-    k_next[t] = load ? qkv[key * row_vec4s + k_at + e4] : vec4(0);
-    v_next[t] = load ? qkv[key * row_vec4s + v_at + e4] : vec4(0);
+    const uint u = tid + t * threads, key = u / HD8, e = 2 * (u % HD8);
+    const bool load = u < BLOCK_UNITS && key < seq;
+    k_next[2 * t] = load ? qkv[key * row_vec4s + k_at + e] : vec4(0);
+    k_next[2 * t + 1] = load ? qkv[key * row_vec4s + k_at + e + 1] : vec4(0);
+    v_next[2 * t] = load ? qkv[key * row_vec4s + v_at + e] : vec4(0);
+    v_next[2 * t + 1] = load ? qkv[key * row_vec4s + v_at + e + 1] : vec4(0);
   }
 
   fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> qf[HF];
   for (uint c0 = 0; c0 < ROWS; c0 += QCHUNK) {
-    for (uint v = tid; v < QCHUNK * hd_vec4s; v += threads) {
-      const uint rr = v / hd_vec4s, e4 = v % hd_vec4s, qrow = q0 + c0 + rr;
-      store_halves(rr * LDH + 4 * e4, qrow < seq ? qkv[qrow * row_vec4s + q_at + e4] * q_scale : vec4(0));
+    for (uint u = tid; u < QCHUNK * HD8; u += threads) {
+      const uint rr = u / HD8, e = 2 * (u % HD8), qrow = q0 + c0 + rr;
+      const uint at = qrow * row_vec4s + q_at + e;
+      H[rr * LDH + u % HD8] =
+          qrow < seq ? pack8(qkv[at] * q_scale, qkv[at + 1] * q_scale) : uvec4(0);
     }
     barrier();
     if (wrow >= c0 && wrow < c0 + QCHUNK) {
-      [[unroll]] for (uint i = 0; i < HF; ++i) coopMatLoadNV(qf[i], H, (wrow - c0) * LDH + 16 * i, LDH, false);
+      [[unroll]] for (uint i = 0; i < HF; ++i) coopMatLoadNV(qf[i], H, (wrow - c0) * LDH + 2 * i, LDH, false);
     }
     barrier();
   }
@@ -97,19 +103,22 @@ void main() {
   for (uint k0 = 0; k0 < keys; k0 += KB) {
     barrier();  // the previous block's K, V reads are done
     [[unroll]] for (uint t = 0; t < PER_THREAD; ++t) {
-      const uint v = tid + t * threads, j = v / hd_vec4s, e4 = v % hd_vec4s;
-      if (v < BLOCK_VEC4S) {
-        store_halves(j * LDH + 4 * e4, k_next[t]);
-        store_halves(V_AT + j * LDH + 4 * e4, v_next[t]);
+      const uint u = tid + t * threads;
+      if (u < BLOCK_UNITS) {
+        const uint at = (u / HD8) * LDH + u % HD8;
+        H[at] = pack8(k_next[2 * t], k_next[2 * t + 1]);
+        H[V_AT + at] = pack8(v_next[2 * t], v_next[2 * t + 1]);
       }
     }
     barrier();
     if (k0 + KB < keys) {
       [[unroll]] for (uint t = 0; t < PER_THREAD; ++t) {
-        const uint v = tid + t * threads, key = k0 + KB + v / hd_vec4s, e4 = v % hd_vec4s;
-        const bool load = v < BLOCK_VEC4S && key < seq;
-        k_next[t] = load ? qkv[key * row_vec4s + k_at + e4] : vec4(0);
-        v_next[t] = load ? qkv[key * row_vec4s + v_at + e4] : vec4(0);
+        const uint u = tid + t * threads, key = k0 + KB + u / HD8, e = 2 * (u % HD8);
+        const bool load = u < BLOCK_UNITS && key < seq;
+        k_next[2 * t] = load ? qkv[key * row_vec4s + k_at + e] : vec4(0);
+        k_next[2 * t + 1] = load ? qkv[key * row_vec4s + k_at + e + 1] : vec4(0);
+        v_next[2 * t] = load ? qkv[key * row_vec4s + v_at + e] : vec4(0);
+        v_next[2 * t + 1] = load ? qkv[key * row_vec4s + v_at + e + 1] : vec4(0);
       }
     }
     if (CAUSAL != 0 && k0 > q0 + wrow + 15) continue;  // every key after every row here
@@ -119,22 +128,26 @@ void main() {
     [[unroll]] for (uint i = 0; i < HF; ++i) {
       [[unroll]] for (uint j = 0; j < KF; ++j) {
         fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> kt;  // K^T: K's rows read as columns
-        coopMatLoadNV(kt, H, 16 * j * LDH + 16 * i, LDH, true);
+        coopMatLoadNV(kt, H, 16 * j * LDH + 2 * i, LDH, true);
         s[j] = coopMatMulAddNV(qf[i], kt, s[j]);
       }
     }
-    [[unroll]] for (uint j = 0; j < KF; ++j) coopMatStoreNV(s[j], S, wrow * LDS + 16 * j, LDS, false);
+    [[unroll]] for (uint j = 0; j < KF; ++j) coopMatStoreNV(s[j], S, wrow * LDS + 4 * j, LDS, false);
     subgroupMemoryBarrierShared();
     subgroupBarrier();
 
-    // Online softmax: this lane's keys are k0 + 2t + half_index.
-    float x[KB / 2];
+    // Online softmax: this lane's keys are k0 + KEYS_PER_LANE * half_index + t.
+    const uint first_key = k0 + KEYS_PER_LANE * half_index;
+    float x[KEYS_PER_LANE];
     float block_max = NEG_INF;
-    [[unroll]] for (uint t = 0; t < KB / 2; ++t) {
-      const uint key = k0 + 2 * t + half_index;
-      const bool masked = key >= seq || (CAUSAL != 0 && key > row);
-      x[t] = masked ? NEG_INF : S[(wrow + r) * LDS + 2 * t + half_index];
-      block_max = max(block_max, x[t]);
+    [[unroll]] for (uint t4 = 0; t4 < KEYS_PER_LANE / 4; ++t4) {
+      const vec4 v = uintBitsToFloat(S[(wrow + r) * LDS + (KEYS_PER_LANE / 4) * half_index + t4]);
+      [[unroll]] for (uint c = 0; c < 4; ++c) {
+        const uint t = 4 * t4 + c, key = first_key + t;
+        const bool masked = key >= seq || (CAUSAL != 0 && key > row);
+        x[t] = masked ? NEG_INF : v[c];
+        block_max = max(block_max, x[t]);
+      }
     }
     block_max = max(block_max, subgroupShuffleXor(block_max, 1));
     // A row's first keys set its maximum (its output is still 0); later, only a jump past TAU.
@@ -144,10 +157,14 @@ void main() {
     if (first || rescale) running_max = block_max;
     const float base = running_max == NEG_INF ? 0.0 : running_max;  // no key yet: p = 0 anyway
     running_sum *= correction;
-    [[unroll]] for (uint t = 0; t < KB / 2; ++t) {
-      const float16_t p = float16_t(exp2(x[t] - base));
-      running_sum += float(p);  // the rounded p, as P V uses it
-      H[P_AT + (wrow + r) * LDP + 2 * t + half_index] = p;
+    [[unroll]] for (uint t8 = 0; t8 < KEYS_PER_LANE / 8; ++t8) {
+      f16vec2 p[4];
+      [[unroll]] for (uint c = 0; c < 4; ++c) {
+        p[c] = f16vec2(exp2(x[8 * t8 + 2 * c] - base), exp2(x[8 * t8 + 2 * c + 1] - base));
+        running_sum += float(p[c].x) + float(p[c].y);  // the rounded p, as P V uses it
+      }
+      H[P_AT + (wrow + r) * LDP + (KEYS_PER_LANE / 8) * half_index + t8] =
+          uvec4(packFloat2x16(p[0]), packFloat2x16(p[1]), packFloat2x16(p[2]), packFloat2x16(p[3]));
     }
     if (subgroupAny(rescale)) {
       // o *= correction per row, a fragment at a time through this subgroup's S rows.
@@ -156,7 +173,10 @@ void main() {
         coopMatStoreNV(o[i], S, wrow * LDS, LDS, false);
         subgroupMemoryBarrierShared();
         subgroupBarrier();
-        [[unroll]] for (uint t = 0; t < 8; ++t) S[(wrow + r) * LDS + 8 * half_index + t] *= correction;
+        [[unroll]] for (uint h = 0; h < 2; ++h) {
+          const uint at = (wrow + r) * LDS + 2 * half_index + h;
+          S[at] = floatBitsToUint(uintBitsToFloat(S[at]) * correction);
+        }
         subgroupMemoryBarrierShared();
         subgroupBarrier();
         coopMatLoadNV(o[i], S, wrow * LDS, LDS, false);
@@ -167,17 +187,17 @@ void main() {
 
     [[unroll]] for (uint j = 0; j < KF; ++j) {
       fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> pf;
-      coopMatLoadNV(pf, H, P_AT + wrow * LDP + 16 * j, LDP, false);
+      coopMatLoadNV(pf, H, P_AT + wrow * LDP + 2 * j, LDP, false);
       [[unroll]] for (uint i = 0; i < HF; ++i) {
         fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> vf;
-        coopMatLoadNV(vf, H, V_AT + 16 * j * LDH + 16 * i, LDH, false);
+        coopMatLoadNV(vf, H, V_AT + 16 * j * LDH + 2 * i, LDH, false);
         o[i] = coopMatMulAddNV(pf, vf, o[i]);
       }
     }
   }
 
   // attn = o / l, a fragment at a time through this subgroup's S rows; lane (r, half) writes 8
-  // consecutive floats of its row.
+  // consecutive floats of its row as two vec4s.
   running_sum += subgroupShuffleXor(running_sum, 1);
   const float inverse_sum = 1.0 / running_sum;
   [[unroll]] for (uint i = 0; i < HF; ++i) {
@@ -186,9 +206,9 @@ void main() {
     subgroupMemoryBarrierShared();
     subgroupBarrier();
     if (row < seq) {
-      [[unroll]] for (uint t = 0; t < 8; ++t)
-        attn[row * d + head * HD + 16 * i + 8 * half_index + t] =
-            S[(wrow + r) * LDS + 8 * half_index + t] * inverse_sum;
+      const uint at = (row * d + head * HD + 16 * i + 8 * half_index) / 4;
+      attn[at] = uintBitsToFloat(S[(wrow + r) * LDS + 2 * half_index]) * inverse_sum;
+      attn[at + 1] = uintBitsToFloat(S[(wrow + r) * LDS + 2 * half_index + 1]) * inverse_sum;
     }
   }
 }

@@ -70,8 +70,11 @@ inline Dispatch matmul_dispatch(const MatmulConfig& c, const GemmShape& s, const
                 " bytes of shared memory");
   if (s.m % c.tile || s.n % c.tile || s.k % kMatmulBK)
     throw Error("matmul: m, n must be multiples of the tile and k of " + std::to_string(kMatmulBK));
+  // The vec4 shader loads A and B 16 bytes at a time: every row and batch starts on 4 floats.
+  const bool aligned = s.lda % 4 == 0 && s.ldb % 4 == 0 && o.a_offset % 4 == 0 && o.b_offset % 4 == 0 &&
+                       o.a_batch_stride % 4 == 0 && o.b_batch_stride % 4 == 0;
   Dispatch d;
-  d.shader = c.vec4 ? "matmul/matmul_vec4" : "matmul/matmul";
+  d.shader = c.vec4 && aligned ? "matmul/matmul_vec4" : "matmul/matmul";
   d.bindings = std::move(bindings);
   d.specialization = {c.wg, c.tile, kMatmulBK, c.rm, c.rn, s.transpose_b ? 1u : 0u};
   d.push_constants = {std::uint32_t(s.m),
