@@ -5,15 +5,16 @@
 # 512); with DIAG (a build of tests/study/ceilings_diagnostics.patch) the fused attention's time
 # taken apart; then the default Vulkan suite judged against the approved baselines, and a
 # candidate for the kernels whose shaders changed (matmul and every attention kernel: they share
-# the matmul shader). Logs and the candidate go to $OUT.
+# the matmul shader). Logs and the candidate go to WORK (default /tmp/ceilings_final), packed
+# into $OUT/ceilings_final.tgz when OUT is set (the device tool returns at most 8 files).
 #   . .device/env.sh && PERFGATE=.study/perfgate BASE=.study/perfgate_base DIAG=.study/perfgate_diag \
 #     bash tests/study/ceilings_final_h100.sh
 set -uo pipefail
 B=${PERFGATE:-build/perfgate}
-OUT=${OUT:-/tmp/ceilings_final}
-mkdir -p "$OUT" /tmp/final_thresholds
+W=${WORK:-/tmp/ceilings_final}
+mkdir -p "$W" /tmp/final_thresholds
 sed 's/^\(\s*\)allocations: 4 /\1allocations: 1 /' thresholds/default.yaml >/tmp/final_thresholds/default.yaml
-C=(--cache-dir "$OUT/cache")
+C=(--cache-dir "$W/cache")
 O=(--backend vulkan --seed 1 "${C[@]}" --thresholds /tmp/final_thresholds --no-judge)
 S=(--axis m=4096 --axis n=4096 --axis k=4096)
 BIG=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
@@ -22,9 +23,9 @@ step() {
   local name=$1 limit=$2
   shift 2
   echo "== $name [$(date +%s)]"
-  timeout "$limit" "$@" >"$OUT/$name.txt" 2>&1
+  timeout "$limit" "$@" >"$W/$name.txt" 2>&1
   echo "rc $?"
-  grep -E '^(matmul|attention|  error|[0-9]+ cases)|regress|fail' "$OUT/$name.txt" | cut -c1-150 | head -60
+  grep -E '^(matmul|attention|  error|[0-9]+ cases)|regress|fail' "$W/$name.txt" | cut -c1-150 | head -60
 }
 step peaks 120 "$B" run "${O[@]}" 'tensor_peak/*' 'fma_peak/*'
 for round in 1 2; do
@@ -37,5 +38,6 @@ step f16 90 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis wg=256,512
 step stages 120 "$B" run "${O[@]}" attention_scores attention_weighted_sum "${BIG[@]}"
 [ -n "${DIAG:-}" ] && PERFGATE_STUDY_IGNORE_CHECK=1 step attn_diag 120 "$DIAG" run "${O[@]}" attention_fused \
   "${BIG[@]}" --axis adiag=0,1,2,3
-step suite 180 "$B" run --backend vulkan "${C[@]}" --json "$OUT/suite.json"
-step propose 300 "$B" baseline propose --backend vulkan "${C[@]}" matmul 'attention_*' --out "$OUT/candidate.yaml"
+step suite 180 "$B" run --backend vulkan "${C[@]}" --json "$W/suite.json"
+step propose 300 "$B" baseline propose --backend vulkan "${C[@]}" matmul 'attention_*' --out "$W/candidate.yaml"
+if [ -n "${OUT:-}" ]; then tar czf "$OUT/ceilings_final.tgz" -C "$W" .; fi
