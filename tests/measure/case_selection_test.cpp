@@ -34,14 +34,14 @@ TEST(MeasureSelection, GlobsNarrowAndUnknownsAreErrors) {
   none.case_globs = {"nosuch/*"};
   EXPECT_THROW(select_cases(none), Error);
   Selection bad_kernel;
-  bad_kernel.kernel_glob = "nosuch*";
+  bad_kernel.kernel_globs = {"nosuch*"};
   EXPECT_THROW(select_cases(bad_kernel), Error);
   Selection bad_axis;
-  bad_axis.kernel_glob = "copy";
+  bad_axis.kernel_globs = {"copy"};
   bad_axis.axes["tile"] = {16};
   EXPECT_THROW(select_cases(bad_axis), Error);
   Selection no_valid_point;  // rounds=0 would divide the vocabulary by zero
-  no_valid_point.kernel_glob = "sampling";
+  no_valid_point.kernel_globs = {"sampling"};
   no_valid_point.backends = {Backend::vulkan};
   no_valid_point.axes["rounds"] = {0};
   EXPECT_THROW(select_cases(no_valid_point), Error);
@@ -49,7 +49,7 @@ TEST(MeasureSelection, GlobsNarrowAndUnknownsAreErrors) {
 
 TEST(MeasureSelection, AxisOverrideAndCaseIdRoundTrip) {
   Selection s;
-  s.kernel_glob = "copy";
+  s.kernel_globs = {"copy"};
   s.backends = {Backend::cpu};
   s.axes["n"] = {4096, 8192};
   auto cases = select_cases(s);
@@ -96,7 +96,7 @@ TEST(MeasureAxisOption, OverflowsAndHugeRangesAreErrors) {
 TEST(MeasureSelection, AxisValuesOutsideTheKernelsLimitsAreErrors) {
   for (std::int64_t bad : {std::int64_t{0}, std::int64_t{-5}, std::int64_t{99999999999999}}) {
     Selection s;
-    s.kernel_glob = "copy";
+    s.kernel_globs = {"copy"};
     s.backends = {Backend::cpu};
     s.axes["n"] = {4096, bad};
     const std::string message = testing::error_text([&] { select_cases(s); });
@@ -111,7 +111,7 @@ TEST(MeasureSelection, AxisValuesOutsideTheKernelsLimitsAreErrors) {
       testing::error_text([] { parse_case_id("copy/cpu/n=-4314853064373698560"); }).find("out of range"),
       std::string::npos);
   Selection square;  // each value allowed, their product past 2^62
-  square.kernel_glob = "q4_0_matvec";
+  square.kernel_globs = {"q4_0_matvec"};
   square.backends = {Backend::cpu};
   square.axes["m"] = {std::int64_t{1} << 32};
   square.axes["k"] = {std::int64_t{1} << 32};

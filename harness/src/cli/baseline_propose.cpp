@@ -44,7 +44,7 @@ std::vector<std::string> run_arguments(const CommonOptions& o, const fs::path& j
   auto pass = [&args](const char* name, const std::string& value) {
     if (!value.empty()) args.insert(args.end(), {name, value});
   };
-  pass("--kernel", o.kernel_glob);
+  for (const auto& glob : o.kernel_globs) pass("--kernel", glob);
   pass("--backend", o.backend);
   pass("--device", o.device);
   pass("--cache-dir", o.cache_dir);

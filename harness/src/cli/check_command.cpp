@@ -25,7 +25,7 @@ std::map<Backend, std::vector<CaseSpec>> by_backend(const std::vector<CaseSpec>&
 }
 
 int check_main(const RunFlags& flags) {
-  if (flags.common.cases.empty() && flags.common.kernel_glob.empty())
+  if (flags.common.cases.empty() && flags.common.kernel_globs.empty())
     throw Error("check: name the cases to check (perfgate list shows them)");
   std::vector<CaseSpec> cases;
   std::vector<std::string> globs;
@@ -65,11 +65,14 @@ void add_check_command(CLI::App& app, Context& context) {
   auto check_flags = std::make_shared<RunFlags>();
   CLI::App* check = app.add_subcommand(
       "check", "Measure cases and judge them against their baselines (what each CTest test runs)");
-  check_flags->project_dir = context.project_dir;
+  set_context(*check_flags, context);
   add_selection_options(*check, check_flags->common);
   add_run_options(*check, check_flags->common, context);
   check->add_option("--results-dir", check_flags->results_dir,
                     "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
+  check->add_option(
+      "--trace", check_flags->trace_file,
+      "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
   check->add_option(
       "--events", check_flags->events_file,
       "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");

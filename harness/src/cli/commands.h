@@ -14,6 +14,8 @@ struct Context {
   std::string installed_thresholds_dir;
   // This command's own name, as the hints it prints spell it (a project's own perfgate command).
   std::string binary_name = "perfgate";
+  // This command as it was typed (argv[0]: "build/perfgate"), for commands printed to be pasted.
+  std::string program = "perfgate";
   std::string baselines_dir() const { return project_dir + "/baselines"; }
   std::string thresholds_dir() const;
 };
@@ -26,7 +28,7 @@ void add_baseline_command(CLI::App& app, Context& context);  // propose, approve
 void add_report_command(CLI::App& app, Context& context);
 void add_history_command(CLI::App& app, Context& context);
 void add_notify_command(CLI::App& app, Context& context);
-void add_serve_command(CLI::App& app, Context& context);  // hidden: one side of an A/B check
+void add_serve_command(CLI::App& app, Context& context);    // hidden: one side of an A/B check
 void add_measure_command(CLI::App& app, Context& context);  // hidden: a fresh process confirming a regression
 
 }  // namespace perfgate

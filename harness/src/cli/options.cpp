@@ -10,7 +10,7 @@ namespace perfgate {
 Selection CommonOptions::selection(std::vector<Backend> backends) const {
   Selection s;
   s.case_globs = cases;
-  s.kernel_glob = kernel_glob;
+  s.kernel_globs = kernel_globs;
   s.backends = std::move(backends);
   for (const auto& text : axes) {
     auto [name, values] = parse_axis_option(text);
@@ -46,7 +46,9 @@ void add_selection_options(CLI::App& command, CommonOptions& o) {
   command.add_option("cases", o.cases, "Case globs (e.g. 'copy/cpu/*') or kernel names");
   command.add_option("--backend", o.backend, "cpu or vulkan (default: a Vulkan GPU, else the CPU)")
       ->check(CLI::IsMember({"cpu", "vulkan"}));
-  command.add_option("--kernel", o.kernel_glob, "Kernel name glob, e.g. 'q4_0*'");
+  // One glob per --kernel, repeatable; a value after it is a case glob again.
+  command.add_option("--kernel", o.kernel_globs, "Kernel name glob, e.g. 'q4_0*' (repeatable: any of them)")
+      ->allow_extra_args(false);
   command.add_option("--device", o.device, "Vulkan device: index or part of its name");
   command.add_option("--axis", o.axes, "Override an axis: NAME=V1,V2 or NAME=FIRST:LAST:xF (repeatable)")
       ->take_all();

@@ -17,9 +17,9 @@
 namespace perfgate {
 
 struct CommonOptions {
-  std::vector<std::string> cases;  // positional case globs or kernel names
-  std::string backend;             // "" = best device here
-  std::string kernel_glob;
+  std::vector<std::string> cases;         // positional case globs or kernel names
+  std::string backend;                    // "" = best device here
+  std::vector<std::string> kernel_globs;  // --kernel, repeatable: a kernel matching any is selected
   std::string device;
   std::vector<std::string> axes;  // NAME=V1,V2
   std::string json_file;

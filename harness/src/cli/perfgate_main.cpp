@@ -37,7 +37,10 @@ int perfgate_main(int argc, char** argv, const Project& project) {
   Context context;
   context.project_dir = project.dir && *project.dir ? project.dir : ".";
   context.installed_thresholds_dir = project.thresholds_dir ? project.thresholds_dir : "";
-  if (argc > 0 && argv[0] && *argv[0]) context.binary_name = std::filesystem::path(argv[0]).filename().string();
+  if (argc > 0 && argv[0] && *argv[0]) {
+    context.binary_name = std::filesystem::path(argv[0]).filename().string();
+    context.program = argv[0];
+  }
   add_run_command(app, context);
   add_check_command(app, context);
   add_list_command(app, context);

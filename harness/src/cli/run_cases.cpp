@@ -9,6 +9,7 @@
 
 #include "cli/fresh_measurement.h"
 #include "cli/run_info.h"
+#include "core/atomic_file.h"
 #include "core/file_lock.h"
 #include "gate/gate.h"
 #include "measure/peaks.h"
@@ -17,7 +18,9 @@
 #include "report/breakdown.h"
 #include "report/ctest_printer.h"
 #include "report/event_stream.h"
+#include "report/next_steps.h"
 #include "report/table_printer.h"
+#include "report/trace_printer.h"
 #include "store/result_json.h"
 
 namespace perfgate {
@@ -64,7 +67,41 @@ void write_case_results(const std::string& dir, const RunResult& run) {
   }
 }
 
+// The arguments that select and measure the same cases again, for the printed commands.
+InvocationArgs invocation_args(const RunFlags& flags, const RunResult& run) {
+  const CommonOptions& o = flags.common;
+  InvocationArgs how;
+  how.program = flags.program;
+  how.selection = o.cases;
+  for (const auto& glob : o.kernel_globs) how.selection.insert(how.selection.end(), {"--kernel", glob});
+  const std::string backend = o.backend.empty() ? run.fingerprint.backend : o.backend;
+  if (!backend.empty()) how.selection.insert(how.selection.end(), {"--backend", backend});
+  for (const auto& axis : o.axes) how.selection.insert(how.selection.end(), {"--axis", axis});
+  if (o.thresholds_dir != flags.default_thresholds_dir)
+    how.measuring.insert(how.measuring.end(), {"--thresholds", o.thresholds_dir});
+  if (!o.cache_dir.empty()) how.measuring.insert(how.measuring.end(), {"--cache-dir", o.cache_dir});
+  if (!o.device.empty() && flags.gpu_slot.empty()) how.place.insert(how.place.end(), {"--device", o.device});
+  if (o.baselines_dir != flags.default_baselines_dir)
+    how.place.insert(how.place.end(), {"--baselines", o.baselines_dir});
+  return how;
+}
+
+// Said once, last: how to start gating the cases that have no baseline on this machine.
+void print_next_steps(const RunFlags& flags, const RunResult& run) {
+  if (flags.no_judge || !flags.base.empty()) return;
+  const bool has_baselines = std::filesystem::is_directory(
+      BaselineStore(flags.common.baselines_dir).machine_dir(run.fingerprint.machine_id));
+  std::fputs(render_next_steps(run, invocation_args(flags, run), has_baselines).c_str(), stdout);
+}
+
 }  // namespace
+
+void set_context(RunFlags& flags, const Context& context) {
+  flags.project_dir = context.project_dir;
+  flags.program = context.program;
+  flags.default_baselines_dir = context.baselines_dir();
+  flags.default_thresholds_dir = context.thresholds_dir();
+}
 
 void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseSpec>& cases, RunResult& run,
                  bool check_output) {
@@ -98,8 +135,9 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const BaselineStore baselines(flags.common.baselines_dir);
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
   Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks, flags.common.input_seed());
-  gate.measure_fresh_with(
-      [&flags](const CaseSpec& spec, std::uint64_t seed) { return measure_in_fresh_process(flags, spec, seed); });
+  gate.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed) {
+    return measure_in_fresh_process(flags, spec, seed);
+  });
   Progress progress(!flags.common.quiet && !check_output);
   std::optional<EventStream> events;
   if (!flags.events_file.empty()) events.emplace(flags.events_file);
@@ -115,6 +153,7 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
 int finish(const RunFlags& flags, RunResult& run, bool check_output) {
   if (!flags.common.json_file.empty()) write_results(flags.common.json_file, run);
   if (!flags.results_dir.empty()) write_case_results(flags.results_dir, run);
+  if (!flags.trace_file.empty()) write_file_atomically(flags.trace_file, render_chrome_trace(run));
   if (check_output)
     for (const auto& r : run.cases) {
       print_check_details(r);
@@ -128,6 +167,7 @@ int finish(const RunFlags& flags, RunResult& run, bool check_output) {
     const std::string breakdowns = render_breakdowns(run);
     if (!breakdowns.empty()) std::printf("\n%s", breakdowns.c_str());
   }
+  print_next_steps(flags, run);
   // A run (not a check) with cases that merely lack a baseline or a device is not a failure.
   if (!check_output && code == 77) code = 0;
   return code;

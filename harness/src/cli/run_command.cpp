@@ -24,10 +24,12 @@ void add_run_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* run = app.add_subcommand(
       "run", "Run the default suite on the best device here and print a table (the default command)");
-  flags->project_dir = context.project_dir;
+  set_context(*flags, context);
   add_selection_options(*run, flags->common);
   add_run_options(*run, flags->common, context);
   run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
+  run->add_option("--trace", flags->trace_file,
+                  "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
   run->add_option(
       "--events", flags->events_file,
       "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");

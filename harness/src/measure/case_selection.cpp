@@ -142,7 +142,8 @@ std::pair<std::string, std::vector<std::int64_t>> parse_axis_option(const std::s
 // Whether the selection names this kernel: by --kernel, or a case glob that is its name or
 // starts with "<name>/".
 static bool names_kernel(const Selection& selection, const std::string& name) {
-  if (selection.kernel_glob == name) return true;
+  for (const auto& glob : selection.kernel_globs)
+    if (glob == name) return true;
   for (const auto& glob : selection.case_globs)
     if (glob == name || glob.rfind(name + "/", 0) == 0) return true;
   return false;
@@ -154,12 +155,15 @@ std::vector<CaseSpec> select_cases(const Selection& selection) {
   std::set<std::string> axes_used;
   std::vector<bool> glob_used(selection.case_globs.size(), false);
   std::vector<CaseSpec> cases;
-  bool kernel_matched = false;
+  std::vector<bool> kernel_glob_used(selection.kernel_globs.size(), false);
 
   for (const KernelDef& kernel : registered_kernels()) {
-    if (!selection.kernel_glob.empty() && !glob_match(selection.kernel_glob, kernel.name())) continue;
+    std::vector<std::size_t> matching;
+    for (std::size_t g = 0; g < selection.kernel_globs.size(); ++g)
+      if (glob_match(selection.kernel_globs[g], kernel.name())) matching.push_back(g);
+    if (!selection.kernel_globs.empty() && matching.empty()) continue;
     if (kernel.peak() && !peak_kernels_in_suite() && !names_kernel(selection, kernel.name())) continue;
-    kernel_matched = true;
+    for (std::size_t g : matching) kernel_glob_used[g] = true;
     if (selection.default_suite_only && selection.case_globs.empty() && !kernel.default_suite()) continue;
     for (const Axis& axis : kernel.axes())
       if (selection.axes.count(axis.name)) axes_used.insert(axis.name);
@@ -179,7 +183,8 @@ std::vector<CaseSpec> select_cases(const Selection& selection) {
       }
     }
   }
-  if (!kernel_matched) throw Error("--kernel '" + selection.kernel_glob + "' matches no kernel");
+  for (std::size_t g = 0; g < kernel_glob_used.size(); ++g)
+    if (!kernel_glob_used[g]) throw Error("--kernel '" + selection.kernel_globs[g] + "' matches no kernel");
   for (std::size_t g = 0; g < glob_used.size(); ++g)
     if (!glob_used[g])
       throw Error("'" + selection.case_globs[g] + "' matches no case (perfgate list shows them)");

@@ -18,7 +18,7 @@ struct CaseSpec {
 
 struct Selection {
   std::vector<std::string> case_globs;                    // fnmatch on case ids, or exact kernel names
-  std::string kernel_glob;                                // fnmatch on kernel names ("" = all)
+  std::vector<std::string> kernel_globs;                  // fnmatch on kernel names, any of them (none = all)
   std::vector<Backend> backends;                          // empty = every backend
   std::map<std::string, std::vector<std::int64_t>> axes;  // --axis overrides
   bool default_suite_only = false;                        // kernels left out of the default suite are skipped

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
 #include "core/sysinfo.h"
@@ -23,11 +23,12 @@ namespace {
 // median: on a shared CI machine a median taken in a busy moment put every later case above
 // 100% of "peak".
 double measure_peak(Device& device, const char* kernel_name, const char* metric_name,
-                    double max_working_set_bytes = 0, std::map<std::string, std::vector<std::int64_t>> axes = {}) {
+                    double max_working_set_bytes = 0,
+                    std::map<std::string, std::vector<std::int64_t>> axes = {}) {
   const KernelDef* kernel = find_kernel(kernel_name);
   if (!kernel || !kernel->has_backend(device.backend())) return 0;
   Selection selection;
-  selection.kernel_glob = kernel_name;
+  selection.kernel_globs = {kernel_name};
   selection.backends = {device.backend()};
   selection.axes = std::move(axes);
   auto cases = select_cases(selection);
@@ -40,7 +41,8 @@ double measure_peak(Device& device, const char* kernel_name, const char* metric_
   std::reverse(cases.begin(), cases.end());  // largest first
   for (const auto& spec : cases) {
     double working_set_bytes = 0;
-    for (const auto& b : spec.kernel->buffer_specs(spec.params)) working_set_bytes += static_cast<double>(b.bytes());
+    for (const auto& b : spec.kernel->buffer_specs(spec.params))
+      working_set_bytes += static_cast<double>(b.bytes());
     if (max_working_set_bytes > 0 && working_set_bytes > max_working_set_bytes) continue;
     CaseResult r = measure_case(device, spec, quick, Peaks{}, 1);
     if (r.verdict == Verdict::error || r.verdict == Verdict::skipped) continue;
@@ -58,7 +60,8 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
   const std::string key = std::string(to_string(device.backend())) + "-" + device.fingerprint().machine_id;
   const auto file = cache_dir / ("peaks-" + key + ".json");
   // "p95": caches of the median-based peak are measured again; "cache": those without a cache ceiling.
-  const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache tensor-large";
+  const std::string stamp =
+      perfgate_version() + " " + device.fingerprint().driver_version + " p95 cache tensor-large";
   try {
     std::ifstream in(file);
     if (in) {
@@ -81,9 +84,10 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
   // ceiling there; on CPUs the in-cache copy can be the higher one.
   // A cache is never slower than the memory behind it: a ceiling measured in a busy moment of a
   // shared machine is raised to DRAM's rather than put every in-cache case over 100%.
-  peaks.cache_bandwidth_gbps = std::max(
-      {measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2),
-       measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2), peaks.bandwidth_gbps});
+  peaks.cache_bandwidth_gbps =
+      std::max({measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2),
+                measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2),
+                peaks.bandwidth_gbps});
   peaks.gflops = measure_peak(device, "fma_peak", metric::gflops);
   // The default tensor_peak point is sized for CI (llvmpipe runs it on the vector units); on a GPU
   // it reached 482 of the 585 TFLOP/s a 16x larger point does on the H100 (docs/performance.md),

@@ -1,7 +1,10 @@
 #include "notify/payload_generic.h"
 
+#include <cmath>
+
 #include "core/resolution.h"
 #include "perfgate/run_summary.h"
+#include "stats/geometric_mean.h"
 #include "store/result_json.h"
 
 namespace perfgate {
@@ -12,6 +15,12 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
   json summary = {{"cases", run.cases.size()}, {"resolution", run_resolution(run)}};
   for (const auto& [verdict, count] : summarize_run(run).counts)
     summary[std::string(to_string(verdict))] = count;
+  summary["geomean"] = nullptr;
+  if (const auto g = run_geometric_mean(run))
+    summary["geomean"] = {{"latency_ratio", g->ratio},
+                          {"interval", {g->low, std::isfinite(g->high) ? json(g->high) : json(nullptr)}},
+                          {"confidence", g->confidence},
+                          {"cases", g->count}};
 
   json deltas = json::array();
   for (const auto& d : ordered_deltas(run))

@@ -8,6 +8,7 @@
 
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
+#include "stats/geometric_mean.h"
 
 namespace perfgate {
 namespace {
@@ -135,7 +136,10 @@ json slack_payload(const RunResult& run, const RunContext& context) {
         {{"type", "plain_text"},
          {"text", truncate(fmt::format("perfgate: {} on {}", headline, machine), SlackLimits::header_chars)},
          {"emoji", true}}}});
-  blocks.push_back(section(fmt::format("*{}*", escape(counts_line(counts)))));
+  std::string counts_text = fmt::format("*{}*", escape(counts_line(counts)));
+  if (const auto geomean = run_geometric_mean(run))
+    counts_text += "\n" + escape(geometric_mean_text(*geomean));
+  blocks.push_back(section(counts_text));
 
   json context_elements = json::array();
   context_elements.push_back(text_object("mrkdwn", truncate("machine: `" + escape(machine) + "`", 300)));

@@ -10,6 +10,7 @@
 #include "report/html_page.h"
 #include "report/html_plots.h"
 #include "report/xml_escape.h"
+#include "stats/geometric_mean.h"
 
 namespace perfgate {
 namespace {
@@ -22,7 +23,10 @@ std::string header(const RunResult& run) {
   if (!run.started_at.empty()) meta += " · " + xml_escape(run.started_at);
   out += "<p class=\"meta\">" + meta + "</p>\n";
   if (!run.run_id.empty()) out += "<p class=\"meta\">Run <code>" + xml_escape(run.run_id) + "</code></p>\n";
-  return out + verdict_counts(summarize_run(run).present_worst_first());
+  out += verdict_counts(summarize_run(run).present_worst_first());
+  if (const auto geomean = run_geometric_mean(run))
+    out += "<p class=\"geomean\">" + xml_escape(geometric_mean_text(*geomean)) + "</p>\n";
+  return out;
 }
 
 std::string machine_section(const Fingerprint& f) {
@@ -45,7 +49,8 @@ std::string machine_section(const Fingerprint& f) {
 std::string verdict_table(const RunResult& run) {
   std::string out =
       "<h2 "
-      "id=\"verdicts\">Verdicts</h2>\n<div class=\"wide\"><table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
+      "id=\"verdicts\">Verdicts</h2>\n<div "
+      "class=\"wide\"><table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
       "<th>change</th><th>threshold</th><th>p</th><th>bandwidth</th><th>% peak bw</th><th>GFLOP/s</th>"
       "<th>bound</th><th>note</th></tr>\n";
   for (const CaseResult* c : worst_first(run)) {
@@ -73,9 +78,11 @@ std::string verdict_table(const RunResult& run) {
         "<tr class=\"row-{}\"><td>{}</td><td class=\"id\">{}</td><td class=\"num\">{}</td><td "
         "class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td title=\"{}\">{}</td><td class=\"note\">{}</td></tr>\n",
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td title=\"{}\">{}</td><td "
+        "class=\"note\">{}</td></tr>\n",
         to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change,
-        threshold, p, bandwidth, peak, gflops, xml_escape(c->bound_reason), c->bound.empty() ? "-" : c->bound, note);
+        threshold, p, bandwidth, peak, gflops, xml_escape(c->bound_reason), c->bound.empty() ? "-" : c->bound,
+        note);
   }
   return out + "</table></div>\n";
 }

@@ -9,6 +9,7 @@
 #include "report/ab_lines.h"
 #include "report/breakdown.h"
 #include "report/markdown_text.h"
+#include "stats/geometric_mean.h"
 
 namespace perfgate {
 namespace {
@@ -79,6 +80,7 @@ std::string ab_section(const std::vector<const CaseResult*>& order) {
 std::string render_markdown(const RunResult& run) {
   std::string out = "## perfgate: " + counts_line(run) + "\n\n";
   out += machine_line(run) + "\n\n";
+  if (const auto geomean = run_geometric_mean(run)) out += geometric_mean_text(*geomean) + "\n\n";
   if (const std::string resolution = run_resolution(run); !resolution.empty()) out += resolution + "\n\n";
   const auto order = worst_first(run);
   if (!order.empty()) {

@@ -10,6 +10,7 @@
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
 #include "report/ab_lines.h"
+#include "stats/geometric_mean.h"
 
 namespace perfgate {
 namespace {
@@ -39,17 +40,18 @@ const Metric* metric_of(const CaseResult& r, const char* name) {
   return it == r.metrics.end() ? nullptr : &it->second;
 }
 
+// The verdict and the change of the metric that judged the case: latency_ns, or
+// relative_latency where the measurement was calibrated (every case on CPUs and llvmpipe).
 std::string verdict_text(const CaseResult& r) {
   std::string text(to_string(r.verdict));
-  for (const auto& j : r.judgements)
-    if (j.metric == metric::latency_ns &&
-        (r.verdict == Verdict::regressed || r.verdict == Verdict::improved || r.verdict == Verdict::pass ||
-         r.verdict == Verdict::inconclusive)) {
-      char delta[32];
-      // change_pct is positive when worse; show the latency change with its sign.
-      std::snprintf(delta, sizeof delta, " %+.1f%%", j.change_pct);
-      text += delta;
-    }
+  const Judgement* j = main_judgement(r);
+  if (j && (r.verdict == Verdict::regressed || r.verdict == Verdict::improved || r.verdict == Verdict::pass ||
+            r.verdict == Verdict::inconclusive)) {
+    char delta[32];
+    // change_pct is positive when worse; show the latency change with its sign.
+    std::snprintf(delta, sizeof delta, " %+.1f%%", j->change_pct);
+    text += delta;
+  }
   return text;
 }
 
@@ -129,6 +131,7 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
   for (const auto& [verdict, n] : summarize_run(run).present_worst_first())
     summary += " " + std::to_string(n) + " " + std::string(to_string(verdict)) + ",";
   summary.back() = '\n';
+  if (const auto geomean = run_geometric_mean(run)) summary += geometric_mean_text(*geomean) + "\n";
   if (const std::string resolution = run_resolution(run); !resolution.empty()) summary += resolution + "\n";
   return out + summary + ceilings_line(run);
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A machine with no baselines: a run and a check say so once, last, with the commands that start
+# gating here; following those commands as printed (only NAME and TEXT filled in) makes the next
+# run and check judge every case (pass, exit 0).
+set -uo pipefail
+: "${PERFGATE:?PERFGATE must name the perfgate binary}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
+WORK="$PERFGATE_E2E_TMP"
+rm -rf "$WORK" && mkdir -p "$WORK/baselines" "$WORK/thresholds"
+MACHINE=$("$PERFGATE" list --machine-id --backend cpu) || { echo "no cpu machine id"; exit 77; }
+# The shipped thresholds with a shorter sampling budget for the two small copy cases.
+cp "$PERFGATE_SOURCE_DIR"/thresholds/*.yaml "$WORK/thresholds/"
+cat >"$WORK/thresholds/zz_first_contact.yaml" <<'YAML'
+overrides:
+  - match: {case: "copy/cpu/*"}
+    sampling: {min_samples: 10, min_time_s: 0.1, timeout_s: 5, warmup_s: 0.05}
+YAML
+cd "$WORK" || exit 2  # the printed candidate path is relative to here
+SELECT=('copy/cpu/*' --backend cpu --axis n=65536,262144 --baselines "$WORK/baselines"
+  --thresholds "$WORK/thresholds" --cache-dir "$WORK/cache")
+FAILED=0
+fail() { echo "FAIL: $*" >&2; FAILED=1; }
+count() { grep -c -- "$1" <<<"$2"; }
+
+out=$("$PERFGATE" run "${SELECT[@]}" --quiet --color never 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" -eq 0 ] || fail "a run with no baselines exited $rc (want 0)"
+[ "$(count "No baselines for $MACHINE yet: 2 cases measured, none judged." "$out")" -eq 1 ] ||
+  fail "the run did not say once that $MACHINE has no baselines"
+[ "$(count "baseline propose" "$out")" -eq 1 ] || fail "the run did not print one propose command"
+# The commands are the last lines of the run's output.
+[ "$(tail -1 <<<"$out")" = "  $PERFGATE check 'copy/cpu/*' --backend cpu --axis n=65536,262144 --thresholds $WORK/thresholds --cache-dir $WORK/cache --baselines $WORK/baselines --base BUILD" ] ||
+  fail "the run's last line is not the A/B command: $(tail -1 <<<"$out")"
+
+check_out=$("$PERFGATE" check "${SELECT[@]}" 2>&1)
+rc=$?
+[ "$rc" -eq 77 ] || fail "a check with no baselines exited $rc (want 77)"
+[ "$(count "No baselines for $MACHINE yet" "$check_out")" -eq 1 ] || {
+  echo "$check_out"
+  fail "the check did not say once that $MACHINE has no baselines"
+}
+grep -q '<CTestMeasurement' <<<"$check_out" || fail "the check kept no figures for CDash"
+
+propose=$(grep -E "^  .* baseline propose " <<<"$out" | sed 's/^  //')
+approve=$(grep -E "^  .* baseline approve " <<<"$out" | sed 's/^  //')
+[ -n "$propose" ] && [ -n "$approve" ] || { fail "no propose/approve commands printed"; exit 1; }
+grep -q -- "--by NAME --reason TEXT$" <<<"$approve" || fail "approve does not end in --by NAME --reason TEXT"
+approve=${approve/--by NAME --reason TEXT/--by e2e-user --reason \'first contact\'}
+echo "+ $propose"
+eval "$propose" || fail "the printed propose command failed"
+echo "+ $approve"
+eval "$approve" || fail "the printed approve command failed"
+[ -s "$WORK/baselines/$MACHINE/copy.yaml" ] || fail "no baseline written for $MACHINE"
+
+after=$("$PERFGATE" run "${SELECT[@]}" --quiet --color never 2>&1)
+rc=$?
+echo "$after"
+[ "$rc" -eq 0 ] || fail "the run after approval exited $rc (want 0)"
+[ "$(grep -cE '^copy/cpu/n=[0-9]+ .* pass [+-][0-9.]+%$' <<<"$after")" -eq 2 ] ||
+  fail "the run after approval did not pass both cases with their change"
+grep -q "No baselines\|no baseline" <<<"$after" && fail "the run after approval still asks for a baseline"
+check_after=$("$PERFGATE" check "${SELECT[@]}" 2>&1)
+rc=$?
+[ "$rc" -eq 0 ] || { echo "$check_after"; fail "the check after approval exited $rc (want 0)"; }
+exit $FAILED
