@@ -1,6 +1,8 @@
 #include "report/trace_printer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "perfgate/metric_names.h"
@@ -30,10 +32,19 @@ json metadata(const char* what, int tid, const std::string& name, int sort_index
   return json::array({e});
 }
 
-json slice(int tid, const std::string& name, const char* category, double start_us, double duration_us,
-           json args = json::object()) {
-  return {{"ph", "X"},       {"pid", kPid},    {"tid", tid},         {"name", name},
-          {"cat", category}, {"ts", start_us}, {"dur", duration_us}, {"args", std::move(args)}};
+// Times are whole nanoseconds, written in the format's microseconds: a child's end and its
+// parent's are then the same number, not two sums rounded apart.
+json slice(int tid, const std::string& name, const char* category, std::int64_t start_ns,
+           std::int64_t duration_ns, json args = nullptr) {
+  json e = {{"ph", "X"},
+            {"pid", kPid},
+            {"tid", tid},
+            {"name", name},
+            {"cat", category},
+            {"ts", double(start_ns) / 1000},
+            {"dur", double(duration_ns) / 1000}};
+  if (!args.is_null()) e["args"] = std::move(args);  // speedscope prints args after the name
+  return e;
 }
 
 const std::vector<double>* samples_of(const CaseResult& c, const char* metric) {
@@ -55,38 +66,46 @@ std::string render_chrome_trace(const RunResult& run) {
     for (json e : metadata("thread_name", tid, name, tid == kCaseTid ? 0 : tid))
       events.push_back(std::move(e));
 
-  double now_us = 0;
+  // Slices of one track that touch (a stage's end and the next one's start) are kept 1 ns apart:
+  // a viewer that meets an end and a begin at one instant may take the begin first and nest
+  // everything after it.
+  constexpr std::int64_t kApartNs = 1;
+  auto ns = [](double value) { return std::int64_t(std::llround(value)); };
+  std::int64_t now_ns = 0;
   for (const CaseResult& c : run.cases) {
     const std::vector<double>* gpu = samples_of(c, metric::latency_ns);
     if (!gpu) continue;
     const std::vector<double>* host = samples_of(c, metric::host_latency_ns);
     const std::vector<double>* sm_clock = samples_of(c, metric::sm_clock_mhz);
     const std::vector<double>* memory_clock = samples_of(c, metric::memory_clock_mhz);
-    const double encode_us = c.encode_ns / 1000;
+    const std::int64_t encode_ns = ns(c.encode_ns);
     const std::size_t count = std::min(gpu->size(), kMaxDispatchesPerCase);
-    const double case_start_us = now_us;
+    const std::int64_t case_start_ns = now_ns;
     for (std::size_t i = 0; i < count; ++i) {
-      const double gpu_us = (*gpu)[i] / 1000;
-      if (encode_us > 0)
-        events.push_back(slice(kHostTid, "encode", "host", now_us, encode_us, {{"case", c.id}}));
-      const double start_us = now_us + encode_us;
-      events.push_back(slice(kQueueTid, c.kernel, "dispatch", start_us, gpu_us,
-                             {{"case", c.id}, {"sample", i}, {"gpu_ns", (*gpu)[i]}}));
-      double stage_us = start_us;
+      const std::int64_t gpu_ns = std::max<std::int64_t>(ns((*gpu)[i]), 1);
+      if (encode_ns > 0) events.push_back(slice(kHostTid, "encode " + c.id, "host", now_ns, encode_ns));
+      const std::int64_t start_ns = now_ns + encode_ns;
+      events.push_back(slice(kQueueTid, c.id, "dispatch", start_ns, gpu_ns));
+      std::int64_t stage_ns = start_ns;
       for (const StageTiming& s : c.stages) {
-        const double duration_us = gpu_us * s.pct_of_total / 100;
-        events.push_back(slice(kQueueTid, s.name, "stage", stage_us, duration_us, {{"case", c.id}}));
-        stage_us += duration_us;
+        const std::int64_t duration_ns =
+            std::min(ns(gpu_ns * s.pct_of_total / 100), start_ns + gpu_ns - stage_ns) - kApartNs;
+        if (duration_ns <= 0) continue;
+        events.push_back(slice(kQueueTid, s.name, "stage", stage_ns, duration_ns));
+        stage_ns += duration_ns + kApartNs;
       }
       if (sm_clock && i < sm_clock->size()) {
         json clocks = {{"sm_clock_mhz", (*sm_clock)[i]}};
         if (memory_clock && i < memory_clock->size()) clocks["memory_clock_mhz"] = (*memory_clock)[i];
-        events.push_back(
-            {{"ph", "C"}, {"pid", kPid}, {"name", "clocks"}, {"ts", start_us}, {"args", clocks}});
+        events.push_back({{"ph", "C"},
+                          {"pid", kPid},
+                          {"name", "clocks"},
+                          {"ts", double(start_ns) / 1000},
+                          {"args", clocks}});
       }
       // The host's wall time per dispatch; past the GPU's, the queue waits for the host.
-      const double host_us = host && i < host->size() ? (*host)[i] / 1000 : 0;
-      now_us += std::max(encode_us + gpu_us, host_us);
+      const std::int64_t host_ns = host && i < host->size() ? ns((*host)[i]) : 0;
+      now_ns += std::max(encode_ns + gpu_ns, host_ns) + kApartNs;
     }
     json args = {{"verdict", std::string(to_string(c.verdict))}, {"dispatches", count}};
     if (const Judgement* j = main_judgement(c)) {
@@ -94,8 +113,9 @@ std::string render_chrome_trace(const RunResult& run) {
       args["change_pct"] = j->change_pct;
     }
     if (!c.calibration_reference.empty()) args["calibrated_against"] = c.calibration_reference;
-    events.push_back(slice(kCaseTid, c.id, "case", case_start_us, now_us - case_start_us, std::move(args)));
-    now_us += std::max(1.0, 0.05 * (now_us - case_start_us));  // cases apart: warm-up and checks sat here
+    events.push_back(slice(kCaseTid, c.id, "case", case_start_ns, now_ns - case_start_ns, std::move(args)));
+    // Cases apart, as warm-up and the correctness check kept them.
+    now_ns += std::max<std::int64_t>(1000, (now_ns - case_start_ns) / 20);
   }
   json trace = {{"traceEvents", std::move(events)},
                 {"displayTimeUnit", "ns"},
