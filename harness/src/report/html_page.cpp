@@ -29,6 +29,10 @@ tr.row-regressed td, tr.row-error td { background: #fdecea; }
 tr.row-improved td { background: #e6f4f5; }
 .worse { color: #c62828; font-weight: 600; } .better { color: #00838f; font-weight: 600; }
 .note { color: #555; font-size: 12px; min-width: 300px; max-width: 520px; }
+table.verdicts td, table.verdicts th { padding: 4px 7px; white-space: nowrap; }
+td.why { white-space: normal; font-size: 12px; color: #555; }
+td.why summary { cursor: pointer; color: #36c; }
+td.why details[open] div { white-space: normal; min-width: 260px; max-width: 420px; padding-top: 2px; }
 td.id { white-space: nowrap; }
 .wide { overflow-x: auto; }
 figure { display: inline-block; margin: 0 16px 16px 0; background: #fff; padding: 8px; box-shadow: 0 1px 2px rgba(0,0,0,.08); vertical-align: top; }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "core/resolution.h"
 #include "core/units.h"
 #include "perfgate/metric_names.h"
@@ -46,15 +49,19 @@ std::string machine_section(const Fingerprint& f) {
   return out + "</dl>\n";
 }
 
+// One line per case, sized for a 1366 px laptop screen: figures only, one unit per column
+// (bandwidth always in GB/s, so a column compares at a glance); the prose (the verdict's reason,
+// the p-value, why the bound, whether the working set fits in cache) is folded behind the row.
 std::string verdict_table(const RunResult& run) {
   std::string out =
-      "<h2 "
-      "id=\"verdicts\">Verdicts</h2>\n<div "
-      "class=\"wide\"><table>\n<tr><th>verdict</th><th>case</th><th>latency</th><th>±</th>"
-      "<th>change</th><th>threshold</th><th>p</th><th>bandwidth</th><th>% peak bw</th><th>GFLOP/s</th>"
-      "<th>bound</th><th>note</th></tr>\n";
+      "<h2 id=\"verdicts\">Verdicts</h2>\n<div class=\"wide\"><table "
+      "class=\"verdicts\">\n<tr><th>verdict</th>"
+      "<th>case</th><th>latency</th><th>±</th><th>change</th><th>catches</th><th>GB/s</th><th>% peak</th>"
+      "<th>GFLOP/s</th><th>bound</th><th>why</th></tr>\n";
   for (const CaseResult* c : worst_first(run)) {
-    std::string latency = "-", spread, change, threshold, p, bandwidth = "-", peak = "-", gflops = "-";
+    std::string latency = "-", spread, change, threshold, bandwidth = "-", peak = "-", gflops = "-";
+    std::vector<std::string> why;
+    if (!c->message.empty()) why.push_back(xml_escape(c->message));
     if (const Metric* m = find_metric(*c, metric::latency_ns)) {
       latency = format_duration_ns(m->summary.median);
       if (m->summary.median > 0) spread = fmt::format("{:.1f}%", 100 * m->summary.mad / m->summary.median);
@@ -65,24 +72,24 @@ std::string verdict_table(const RunResult& run) {
                                                           : "";
       change = fmt::format("<span class=\"{}\">{:+.1f}%</span>", cls, j->change_pct);
       threshold = resolution_text(*j);
-      p = fmt::format("{:.3g}", j->p_value);
+      why.push_back(fmt::format("{}: p = {:.2g}", xml_escape(j->metric), j->p_value));
     }
     if (const Metric* m = find_metric(*c, metric::bandwidth_gbps))
-      bandwidth = format_bandwidth(m->summary.median);
+      bandwidth = fmt::format("{:.4g}", m->summary.median);
     if (const Metric* m = find_metric(*c, metric::pct_peak_bw))
       peak = fmt::format("{:.1f}%", m->summary.median);
-    if (const Metric* m = find_metric(*c, metric::gflops)) gflops = format_flops(m->summary.median);
-    std::string note = xml_escape(c->message);
-    if (c->fits_in_cache) note = "fits in cache" + std::string(note.empty() ? "" : "; ") + note;
+    if (const Metric* m = find_metric(*c, metric::gflops)) gflops = fmt::format("{:.4g}", m->summary.median);
+    if (c->fits_in_cache) why.push_back("the working set fits in the last-level cache");
+    if (!c->bound_reason.empty()) why.push_back(xml_escape(c->bound) + ": " + xml_escape(c->bound_reason));
+    std::string folded;
+    for (const auto& line : why) folded += "<div>" + line + "</div>";
     out += fmt::format(
         "<tr class=\"row-{}\"><td>{}</td><td class=\"id\">{}</td><td class=\"num\">{}</td><td "
-        "class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td title=\"{}\">{}</td><td "
-        "class=\"note\">{}</td></tr>\n",
+        "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"why\">{}</td></tr>\n",
         to_string(c->verdict), verdict_chip(c->verdict), xml_escape(c->id), latency, spread, change,
-        threshold, p, bandwidth, peak, gflops, xml_escape(c->bound_reason), c->bound.empty() ? "-" : c->bound,
-        note);
+        threshold, bandwidth, peak, gflops, c->bound.empty() ? "-" : xml_escape(c->bound),
+        folded.empty() ? "" : "<details><summary>more</summary>" + folded + "</details>");
   }
   return out + "</table></div>\n";
 }
