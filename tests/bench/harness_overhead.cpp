@@ -12,6 +12,7 @@
 #include "measure/sampler.h"
 #include "perfgate/kernel.h"
 #include "perfgate/registry.h"
+#include "stats/sample_series.h"
 #include "stats/significance.h"
 #include "stats/summary.h"
 

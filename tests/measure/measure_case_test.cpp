@@ -86,24 +86,6 @@ TEST(MeasureCase, RooflineBound) {
   EXPECT_EQ(r.bound, "compute");
 }
 
-TEST(MeasureSampler, MedianPrecisionShrinksWithSamples) {
-  std::vector<double> few{10, 11, 9, 10, 12};
-  std::vector<double> many;
-  for (int i = 0; i < 400; ++i) many.push_back(10 + (i % 5 - 2) * 0.5);
-  EXPECT_GT(median_relative_precision(few), median_relative_precision(many));
-  EXPECT_TRUE(std::isinf(median_relative_precision({1, 2})));
-  EXPECT_DOUBLE_EQ(median_relative_precision(std::vector<double>(50, 3.0)), 0.0);
-}
-
-TEST(MeasureSampler, LevelShiftComparesTheFirstAndLatestThirds) {
-  std::vector<double> steady(30, 100.0);
-  EXPECT_FALSE(level_shift(steady, 5));
-  std::vector<double> shifted(20, 176.0);  // what an H100 copy did before its clock went up
-  shifted.insert(shifted.end(), 10, 100.0);
-  EXPECT_TRUE(level_shift(shifted, 5));
-  EXPECT_FALSE(level_shift({176, 100, 100}, 5));  // too few samples to tell
-}
-
 // A device whose dispatches get 1.76x faster after a while, as an H100 did mid-measurement:
 // the sampler drops the slow plateau and reports the settled time.
 class ClockStepCase : public PreparedCase {

@@ -12,6 +12,8 @@
 #include "cli/options.h"
 #include "cli/run_cases.h"
 #include "cli/run_info.h"
+#include "gate/gate.h"
+#include "gate/paired_measurement.h"
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
 
@@ -47,9 +49,13 @@ int check_main(const RunFlags& flags) {
     const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
     const AbSettings settings{
         resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
-        flags.common.device, flags.common.seed};
+        flags.common.device};
+    PairedSource source(thresholds, [&settings](const CaseSpec& spec, std::uint64_t seed) {
+      return start_serve_pair(spec, settings, seed);
+    });
+    Gate gate(source, flags.common.input_seed());
     for (const auto& spec : cases) {
-      run.cases.push_back(ab_check(spec, settings, thresholds));
+      run.cases.push_back(gate.run(spec));
       if (run.fingerprint.machine_id.empty() && run.cases.back().ab)
         run.fingerprint = run.cases.back().ab->head.fingerprint;
     }

@@ -12,10 +12,11 @@
 #include "core/atomic_file.h"
 #include "core/file_lock.h"
 #include "gate/gate.h"
+#include "gate/stored_measurement.h"
 #include "measure/peaks.h"
 #include "perfgate/run_summary.h"
-#include "report/ab_lines.h"
 #include "report/breakdown.h"
+#include "report/check_lines.h"
 #include "report/ctest_printer.h"
 #include "report/event_stream.h"
 #include "report/next_steps.h"
@@ -42,18 +43,6 @@ class Progress {
  private:
   bool enabled_;
 };
-
-void print_check_details(const CaseResult& r) {
-  std::printf("%s: %s\n", r.id.c_str(), std::string(to_string(r.verdict)).c_str());
-  if (!r.message.empty()) std::printf("  %s\n", r.message.c_str());
-  // A wrong result's message already quotes the check.
-  if (!r.check.empty() && r.message.find(r.check) == std::string::npos)
-    std::printf("  correctness: %s\n", r.check.c_str());
-  for (const auto& j : r.judgements)
-    std::printf("  %-15s %-12s %s\n", j.metric.c_str(), std::string(to_string(j.verdict)).c_str(),
-                j.reason.c_str());
-  std::fputs(render_ab_sides(r).c_str(), stdout);
-}
 
 // One results file per checked case, named after it: the CTest summary test merges the folder.
 void write_case_results(const std::string& dir, const RunResult& run) {
@@ -134,10 +123,11 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const BaselineStore baselines(flags.common.baselines_dir);
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
-  Gate gate(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks, flags.common.input_seed());
-  gate.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed) {
+  StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
+  source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed) {
     return measure_in_fresh_process(flags, spec, seed);
   });
+  Gate gate(source, flags.common.input_seed());
   Progress progress(!flags.common.quiet && !check_output);
   std::optional<EventStream> events;
   if (!flags.events_file.empty()) events.emplace(flags.events_file);
@@ -156,7 +146,7 @@ int finish(const RunFlags& flags, RunResult& run, bool check_output) {
   if (!flags.trace_file.empty()) write_file_atomically(flags.trace_file, render_chrome_trace(run));
   if (check_output)
     for (const auto& r : run.cases) {
-      print_check_details(r);
+      std::fputs(render_check_lines(r).c_str(), stdout);
       std::fputs(render_ctest_measurements(r).c_str(), stdout);
     }
   int code = summarize_run(run).exit_code(flags.require_baseline);

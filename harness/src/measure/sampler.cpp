@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <span>
+
+#include "measure/precision_criterion.h"
+#include "stats/sample_series.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 namespace {
@@ -13,61 +18,15 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
-
-bool level_shift(const std::vector<double>& samples, double pct) {
-  const std::size_t third = samples.size() / 3;
-  if (third < 3) return false;
-  const double first = median_of({samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(third)});
-  const double last = median_of({samples.end() - static_cast<std::ptrdiff_t>(third), samples.end()});
-  return first > 0 && std::abs(last / first - 1) * 100 > pct;
-}
-
-double median_relative_precision(std::vector<double> samples) {
-  const std::size_t n = samples.size();
-  if (n < 5) return INFINITY;
-  std::sort(samples.begin(), samples.end());
-  // Order statistics bracketing the median with ~95% coverage (binomial, normal approximation).
-  const double half = 0.98 * std::sqrt(static_cast<double>(n));
-  const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2.0 - half)));
-  const auto hi = static_cast<std::size_t>(std::min(n - 1.0, std::ceil(n / 2.0 + half)));
-  const double med = median_of(samples);
-  return med > 0 ? 100.0 * 0.5 * (samples[hi] - samples[lo]) / med : INFINITY;
-}
-
-namespace {
-
-// Merges the allocations' samples of one field in relative time: a sample taken at fraction f of
-// its allocation's sampling lands at fraction f of the pooled series. Any third of the pool then
-// holds each allocation in proportion, so a step between placements does not read as drift
-// while a drift inside every allocation still does.
-std::vector<double> merge_by_position(const std::vector<const std::vector<double>*>& series) {
-  std::vector<std::pair<double, double>> keyed;  // (relative position, value)
-  for (const auto* s : series)
-    for (std::size_t i = 0; i < s->size(); ++i)
-      keyed.emplace_back((static_cast<double>(i) + 0.5) / static_cast<double>(s->size()), (*s)[i]);
-  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<double> merged;
-  merged.reserve(keyed.size());
-  for (const auto& k : keyed) merged.push_back(k.second);
-  return merged;
-}
-
 }  // namespace
 
 Samples pool(const std::vector<Samples>& allocations) {
   Samples pooled;
   if (allocations.empty()) return pooled;
   auto merged = [&](auto field) {
-    std::vector<const std::vector<double>*> series;
-    for (const auto& a : allocations) series.push_back(&field(a));
-    return merge_by_position(series);
+    std::vector<std::span<const double>> series;
+    for (const auto& a : allocations) series.push_back(field(a));
+    return pool_by_position(series);
   };
   pooled.device_ns = merged([](const Samples& a) -> const std::vector<double>& { return a.device_ns; });
   pooled.host_ns = merged([](const Samples& a) -> const std::vector<double>& { return a.host_ns; });
@@ -79,12 +38,14 @@ Samples pool(const std::vector<Samples>& allocations) {
   for (const auto& a : allocations) stages = std::max(stages, a.stage_ns.size());
   for (std::size_t s = 0; s < stages; ++s) {
     static const std::vector<double> none;
-    pooled.stage_ns.push_back(
-        merged([s](const Samples& a) -> const std::vector<double>& { return s < a.stage_ns.size() ? a.stage_ns[s] : none; }));
+    pooled.stage_ns.push_back(merged([s](const Samples& a) -> const std::vector<double>& {
+      return s < a.stage_ns.size() ? a.stage_ns[s] : none;
+    }));
   }
+  pooled.cold_device_ns =
+      merged([](const Samples& a) -> const std::vector<double>& { return a.cold_device_ns; });
   pooled.converged = true;
   for (const auto& a : allocations) {
-    pooled.cold_device_ns.insert(pooled.cold_device_ns.end(), a.cold_device_ns.begin(), a.cold_device_ns.end());
     pooled.dispatches_per_batch = a.dispatches_per_batch;
     pooled.warmup_s += a.warmup_s;
     pooled.converged = pooled.converged && a.converged;
@@ -113,7 +74,7 @@ Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {
       BatchTiming t = prepared.time_batch(out.dispatches_per_batch, false);
       round.push_back(t.device_ns / t.dispatches);
     }
-    const double current = median_of(round);
+    const double current = median(round);
     const double spent = seconds_since(warm_start);
     const bool settled = previous > 0 && std::abs(current / previous - 1) < 0.02;
     if ((settled && spent >= options.warmup_s) || spent >= options.timeout_s / 4) break;
@@ -144,6 +105,7 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
   constexpr int kMaxRestarts = 2;
   for (int restarts = 0;; ++restarts) {
     const auto sampling_start = Clock::now();
+    PrecisionCriterion criterion(options);
     for (;;) {
       // A calibrated round: the reference's batch right before the case's, so both see the
       // same moment of the machine.
@@ -170,12 +132,10 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
       for (std::size_t s = 0; s < t.stage_device_ns.size(); ++s)
         out.stage_ns[s].push_back(t.stage_device_ns[s] / t.dispatches);
 
-      const int n = static_cast<int>(out.device_ns.size());
-      const double spent = seconds_since(sampling_start);
-      if (n >= options.max_samples || seconds_since(start) >= options.timeout_s) break;
-      if (n < options.min_samples || spent < options.min_time_s) continue;
-      if (median_relative_precision(reference ? out.relative : out.device_ns) <= options.target_precision_pct) {
-        out.converged = true;
+      if (criterion.is_finished(static_cast<int>(out.device_ns.size()),
+                                reference ? out.relative : out.device_ns, seconds_since(sampling_start),
+                                seconds_since(start))) {
+        out.converged = criterion.converged();
         break;
       }
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Warm-up, batch sizing and adaptive sampling: sample until the median is known to the target
-// precision, within a minimum sample count, a minimum time and a timeout.
+// precision, within a minimum sample count, a minimum time and a timeout (the stopping rule is
+// measure/precision_criterion.h).
 #include <functional>
 #include <vector>
 
@@ -28,18 +29,10 @@ struct Samples {
   std::vector<double> relative;
 };
 
-// The samples of several allocations of one case, pooled. Each series is merged by relative
-// position in its allocation's sampling (not concatenated), so the pooled order is a time order
-// in which drift tests see drift within allocations and not the step from one placement to the
-// next. Cold samples are concatenated.
+// The samples of several allocations of one case, pooled: every series by relative position in
+// its allocation's sampling (stats/sample_series.h, pool_by_position), so the drift tests see
+// drift within allocations and not the step from one placement to the next.
 Samples pool(const std::vector<Samples>& allocations);
-
-// Whether the latest third of `samples` (in time order) has a median more than `pct` percent
-// away from the first third's: the device changed state while being measured.
-bool level_shift(const std::vector<double>& samples, double pct);
-
-// Half-width of the distribution-free 95% confidence interval of the median, relative to it.
-double median_relative_precision(std::vector<double> samples);
 
 // Sizes the batch (each lasting at least batch_min_time_ms) and warms the device until
 // successive medians agree: what sample() does first, and what an A/B server does before it

@@ -30,8 +30,6 @@ std::string render_ab_sides(const CaseResult& result) {
   out += row("perfgate", ab.base.perfgate_version, ab.head.perfgate_version);
   out += row("source", short_hash(ab.base.source_hash), short_hash(ab.head.source_hash));
   out += row("binary", ab.base.binary, ab.head.binary);
-  out += fmt::format("    head/base {} (allowed ±{:g}%, p = {:.2g}): {}\n", format_ab_ratio(ab),
-                     ab.max_regression_pct, ab.p_value, to_string(result.verdict));
   return out;
 }
 

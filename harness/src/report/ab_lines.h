@@ -1,7 +1,7 @@
 #pragma once
 // An A/B check's two builds side by side, for the terminal (`check` output and the run
-// table's details): latency, version, kernel source and binary of base and head, then the
-// paired judgement.
+// table's details): latency, version, kernel source and binary of base and head. The paired
+// judgement is the case's judgement line, printed like any other (report/check_lines.h).
 #include <string>
 
 #include "perfgate/result.h"

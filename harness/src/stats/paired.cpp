@@ -8,11 +8,6 @@
 namespace perfgate {
 namespace {
 
-double median_sorted(const std::vector<double>& v) {
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // P(Binomial(n, 1/2) <= k), summed in logs so large n does not overflow.
 double binomial_half_cdf(std::size_t n, std::size_t k) {
   double total = 0;
@@ -76,53 +71,6 @@ Interval median_interval(std::span<const double> values, double confidence) {
   while (k + 1 <= n / 2 && 2 * binomial_half_cdf(n, k) <= alpha) ++k;
   if (k == 0) return {0, std::numeric_limits<double>::infinity()};
   return {v[k - 1], v[n - k]};
-}
-
-PairedJudgement judge_paired(std::span<const double> ratios, double allowed_pct, double significance) {
-  PairedJudgement j;
-  std::vector<double> sorted(ratios.begin(), ratios.end());
-  std::erase_if(sorted, [](double r) { return !(r > 0) || !std::isfinite(r); });
-  std::sort(sorted.begin(), sorted.end());
-  j.rounds = sorted.size();
-  if (sorted.empty()) {
-    j.verdict = Verdict::inconclusive;
-    j.interval = {0, std::numeric_limits<double>::infinity()};
-    return j;
-  }
-  j.median_ratio = median_sorted(sorted);
-  j.interval = median_interval(sorted, 1 - significance);
-  const double worse_limit = 1 + allowed_pct / 100;
-  const double better_limit = 1 / worse_limit;
-  std::vector<double> beyond_worse, beyond_better;
-  for (double r : sorted) {
-    beyond_worse.push_back(std::log(r) - std::log(worse_limit));
-    beyond_better.push_back(std::log(r) - std::log(better_limit));
-  }
-  const double p_worse = wilcoxon_signed_rank_p(beyond_worse, true);
-  const double p_better = wilcoxon_signed_rank_p(beyond_better, false);
-  j.p_value = p_worse;
-  // Both halves of the rounds, in round order, must be past the limit for a change to count.
-  std::vector<double> in_order;
-  for (double r : ratios)
-    if (r > 0 && std::isfinite(r)) in_order.push_back(r);
-  const auto half = static_cast<std::ptrdiff_t>(in_order.size() / 2);
-  std::vector<double> first(in_order.begin(), in_order.begin() + half),
-      second(in_order.begin() + half, in_order.end());
-  std::sort(first.begin(), first.end());
-  std::sort(second.begin(), second.end());
-  const bool halves_worse =
-      !first.empty() && median_sorted(first) > worse_limit && median_sorted(second) > worse_limit;
-  const bool halves_better =
-      !first.empty() && median_sorted(first) < better_limit && median_sorted(second) < better_limit;
-  if (j.interval.low > worse_limit && p_worse < significance && halves_worse) {
-    j.verdict = Verdict::regressed;
-  } else if (j.interval.high < better_limit && p_better < significance && halves_better) {
-    j.verdict = Verdict::improved;
-    j.p_value = p_better;
-  } else if (j.median_ratio > worse_limit) {
-    j.verdict = Verdict::inconclusive;
-  }
-  return j;
 }
 
 }  // namespace perfgate

@@ -1,0 +1,42 @@
+#pragma once
+// A case measured on this process's device and judged against its approved baseline under the
+// thresholds: the samples of each measurement pooled with those before it (by relative
+// position, stats/sample_series.h) while the judgement is inconclusive (InconclusiveCriterion);
+// a regression confirmed by fresh measurements, each judged alone.
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "gate/case_measurement.h"
+#include "judge/thresholds.h"
+#include "measure/device.h"
+#include "measure/measure_case.h"
+#include "store/baseline.h"
+
+namespace perfgate {
+
+class StoredSource : public MeasurementSource {
+ public:
+  // `baselines` null: nothing is judged against a baseline (floors only).
+  StoredSource(Device& device, const ThresholdSet& thresholds, const BaselineStore* baselines, Peaks peaks)
+      : device_(device), thresholds_(thresholds), baselines_(baselines), peaks_(peaks) {}
+
+  // How a regression's confirmations are measured: by default in this process, after a pause;
+  // the command line measures each in a process of its own (cli/fresh_measurement.h). Returns
+  // the measured result, not judged.
+  using FreshMeasure = std::function<CaseResult(const CaseSpec& spec, std::uint64_t seed)>;
+  void measure_fresh_with(FreshMeasure measure) { fresh_measure_ = std::move(measure); }
+
+  // Resolves the case's thresholds and reads its baseline, once for every measurement of the
+  // case (a baseline file that is refused stops the case here, before anything is measured).
+  std::unique_ptr<CaseMeasurement> open(const CaseSpec& spec, std::uint64_t seed) override;
+
+ private:
+  Device& device_;
+  const ThresholdSet& thresholds_;
+  const BaselineStore* baselines_;
+  Peaks peaks_;
+  FreshMeasure fresh_measure_;
+};
+
+}  // namespace perfgate
