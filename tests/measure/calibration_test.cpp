@@ -25,6 +25,18 @@ TEST(Calibration, MemoryBoundCaseGetsTheStreamSizedToItsWorkingSet) {
   EXPECT_EQ(ref->id, "calibration_stream/cpu/n=4194304");
 }
 
+TEST(Calibration, TheReferenceBatchLastsHalfTheCaseBatch) {
+  // A 2 ms reference batch (100 dispatches of 20 us) beside a case batch of one 50 ms dispatch:
+  // the reference grows to 25 ms (1250 dispatches).
+  EXPECT_EQ(calibration_batch(100, 20e3, 50e6), 1250);
+  // A case batch no longer than the reference's keeps the sampler's own sizing.
+  EXPECT_EQ(calibration_batch(100, 20e3, 2e6), 100);
+  // Unknown times keep it too, and a tiny reference never passes 2^20 dispatches.
+  EXPECT_EQ(calibration_batch(100, 0, 50e6), 100);
+  EXPECT_EQ(calibration_batch(0, 20e3, 0), 1);
+  EXPECT_EQ(calibration_batch(1, 1, 1e12), 1 << 20);
+}
+
 TEST(Calibration, ComputeBoundCaseGetsTheMultiplyAddChain) {
   auto device = open_cpu_device();
   auto ref = calibration_reference(cpu_case("fma_peak/cpu/n=16384,iters=1024"), *device, Peaks{100, 1000});

@@ -4,7 +4,7 @@ the "real code slowdown" of a detection study (docs/performance.md). Not a test;
 into perfgate itself.
 
     tests/study/slowdown.py [--into-existing] KERNEL AXIS PCT DEST [FILE...]   # then build DEST
-    e.g. tests/study/slowdown.py copy n 5 /work/study-copy5
+    e.g. tests/study/slowdown.py copy n 5 /work/study-copy5      (PCT: one decimal at most, e.g. 0.5)
          tests/study/slowdown.py f16_matvec m 5 /work/study-f16 kernels/common/row_plan.h
 
 --into-existing patches a DEST made by an earlier call instead of copying the tree afresh, so
@@ -26,7 +26,8 @@ import sys
 def slow(cpp, axis, pct):
     lines = cpp.read_text().splitlines(keepends=True)
     use = f'p["{axis}"]'
-    scaled = f'(p["{axis}"] * (100 + {pct}) / 100)'
+    permille = round(10 * pct)  # PCT may have one decimal: 0.5 -> 1005 / 1000
+    scaled = f'(p["{axis}"] * ({1000 + permille}) / 1000)'
     changed = 0
     for i, line in enumerate(lines):
         in_cost = ".cost(" in line or (i > 0 and ".cost(" in lines[i - 1])
@@ -44,7 +45,7 @@ if __name__ == "__main__":
         args = args[1:]
     if len(args) < 4:
         sys.exit(f"usage: {sys.argv[0]} [--into-existing] KERNEL AXIS PCT DEST [FILE...]")
-    kernel, axis, pct, dest = args[0], args[1], int(args[2]), pathlib.Path(args[3])
+    kernel, axis, pct, dest = args[0], args[1], float(args[2]), pathlib.Path(args[3])
     src = pathlib.Path(__file__).resolve().parents[2]
     if into_existing:
         if not (dest / "kernels").is_dir():

@@ -63,8 +63,10 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
                    const Thresholds& thresholds, const Fingerprint& current) {
   result.judgements.clear();
   if (result.verdict == Verdict::error || result.verdict == Verdict::skipped) return;
-  for (const auto& [metric, threshold] : thresholds.metrics) {
-    if (!threshold.judged()) continue;
+  for (const auto& [metric, given] : thresholds.metrics) {
+    if (!given.judged()) continue;
+    // A DRAM-sized case has its own floor where the thresholds give one (dram_min_allowed_pct).
+    const MetricThreshold threshold = given.for_working_set(result.fits_in_cache);
     auto measured = result.metrics.find(metric);
     if (measured == result.metrics.end()) continue;
     const std::vector<std::vector<double>>* runs = nullptr;

@@ -39,8 +39,14 @@ struct MetricThreshold {
   // a fixed one is the least allowed (the noise may still widen it, never narrow it).
   std::optional<double> max_regression_pct;
   std::optional<double> min_allowed_pct;
+  // The floor instead of min_allowed_pct for a case whose working set is larger than the device's
+  // last-level cache (CaseResult::fits_in_cache false): such cases stream DRAM, whose time a
+  // dedicated GPU repeats far more closely than a cache-resident case's (for_working_set).
+  std::optional<double> dram_min_allowed_pct;
   std::optional<double> min_change;  // absolute, in the metric's unit: smaller never regresses
   std::optional<double> floor;       // absolute limit; 0 = off (see has_floor)
+  // Which key min_allowed_pct came from, for the allowance's explanation (for_working_set).
+  std::string floor_key = "min_allowed_pct";
 
   bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }
@@ -48,6 +54,16 @@ struct MetricThreshold {
   bool judged() const { return relative() || has_floor(); }
   // Judged against the baseline by a relative allowance (fixed or from the noise).
   bool relative() const { return max_regression_pct.has_value() || min_allowed_pct.has_value(); }
+  // This threshold for a case whose working set fits in the last-level cache or not: a DRAM-sized
+  // case's floor is dram_min_allowed_pct where one is set, every other field is unchanged.
+  MetricThreshold for_working_set(bool fits_in_cache) const {
+    MetricThreshold t = *this;
+    if (!fits_in_cache && dram_min_allowed_pct && min_allowed_pct) {
+      t.min_allowed_pct = dram_min_allowed_pct;
+      t.floor_key = "dram_min_allowed_pct (working set beyond the last-level cache)";
+    }
+    return t;
+  }
 };
 
 struct Thresholds {

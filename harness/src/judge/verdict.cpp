@@ -86,7 +86,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
   } else {
     a.pct = threshold.min_allowed_pct.value_or(0);
     a.source = "floor";
-    a.why = "floor min_allowed_pct; " + sigma;
+    a.why = "floor " + threshold.floor_key + "; " + sigma;
   }
   if (from_noise > a.pct) {
     a.pct = from_noise;
@@ -184,8 +184,9 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   if (current_drifts) {
     allowance.pct = std::max(allowance.pct, 1.5 * current_drift);
     allowance.source = "unstable";
-    allowance.why = printf_string("unstable, this run drifted %.1f%% beyond its own jitter; ", current_drift) +
-                    allowance.why;
+    allowance.why =
+        printf_string("unstable, this run drifted %.1f%% beyond its own jitter; ", current_drift) +
+        allowance.why;
   }
   j.threshold_pct = allowance.pct;
   j.threshold_source = allowance.source;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -10,7 +11,8 @@
 
 namespace perfgate {
 
-std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks) {
+std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device,
+                                              const Peaks& peaks) {
   const Cost cost = spec.kernel->cost_of(spec.params);
   const double bytes = cost.bytes();
   const double ridge = peaks.bandwidth_gbps > 0 && peaks.gflops > 0 ? peaks.gflops / peaks.bandwidth_gbps : 8;
@@ -33,6 +35,13 @@ std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device
   }
   if (device.backend() == Backend::vulkan) params += ",wg=256";
   return parse_case_id(std::string(name) + "/" + std::string(to_string(device.backend())) + "/" + params);
+}
+
+int calibration_batch(int min_dispatches, double reference_dispatch_ns, double case_batch_ns) {
+  const int least = std::max(min_dispatches, 1);
+  if (reference_dispatch_ns <= 0 || case_batch_ns <= 0) return least;
+  const double needed = std::ceil(kCalibrationShare * case_batch_ns / reference_dispatch_ns);
+  return static_cast<int>(std::clamp(needed, static_cast<double>(least), static_cast<double>(1 << 20)));
 }
 
 }  // namespace perfgate

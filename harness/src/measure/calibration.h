@@ -22,4 +22,13 @@ struct Peaks;
 // unknown). nullopt when the binary holds no reference for the device's backend.
 std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks);
 
+// The reference's batch in calibrated sampling: at least `min_dispatches` (the sampler's own
+// batch_min_time_ms sizing) and enough dispatches of `reference_dispatch_ns` to last
+// kCalibrationShare of the case's batch (`case_batch_ns`), at most 2^20 dispatches. On the 2-core
+// CI-class machine a 2 ms reference beside a case dispatch of tens of ms (attention_softmax and
+// sampling on the CPU, attention_weighted_sum on llvmpipe) caught another moment of the machine
+// than the case, and their ratio moved with load far more than the case did.
+inline constexpr double kCalibrationShare = 0.5;
+int calibration_batch(int min_dispatches, double reference_dispatch_ns, double case_batch_ns);
+
 }  // namespace perfgate

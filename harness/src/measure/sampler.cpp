@@ -5,6 +5,7 @@
 #include <cmath>
 #include <span>
 
+#include "measure/calibration.h"
 #include "measure/precision_criterion.h"
 #include "stats/sample_series.h"
 #include "stats/summary.h"
@@ -75,6 +76,7 @@ Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options) {
       round.push_back(t.device_ns / t.dispatches);
     }
     const double current = median(round);
+    out.dispatch_ns = current;
     const double spent = seconds_since(warm_start);
     const bool settled = previous > 0 && std::abs(current / previous - 1) < 0.02;
     if ((settled && spent >= options.warmup_s) || spent >= options.timeout_s / 4) break;
@@ -91,8 +93,14 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
                PreparedCase* reference) {
   Samples out;
   const auto start = Clock::now();
-  const int reference_batch = reference ? warm_up(*reference, options).dispatches_per_batch : 0;
+  const Warmup reference_warm = reference ? warm_up(*reference, options) : Warmup{};
   const Warmup warm = warm_up(prepared, options);
+  // The reference's batch lasts a good part of the case's, whatever their dispatch times: a
+  // reference far shorter than its case samples another moment of the machine.
+  const int reference_batch =
+      reference ? calibration_batch(reference_warm.dispatches_per_batch, reference_warm.dispatch_ns,
+                                    warm.dispatches_per_batch * warm.dispatch_ns)
+                : 0;
   out.dispatches_per_batch = warm.dispatches_per_batch;
   out.warmup_s = warm.warmup_s;
 

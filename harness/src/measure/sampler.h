@@ -40,6 +40,7 @@ Samples pool(const std::vector<Samples>& allocations);
 struct Warmup {
   int dispatches_per_batch = 1;
   double warmup_s = 0;
+  double dispatch_ns = 0;  // one dispatch's time once warm (the last round's median)
 };
 Warmup warm_up(PreparedCase& prepared, const SamplingSettings& options);
 

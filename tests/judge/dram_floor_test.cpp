@@ -1,0 +1,153 @@
+// The floor a case gets follows its working set: a DRAM-sized case (fits_in_cache false) is held
+// to dram_min_allowed_pct where the thresholds give one, a cache-resident case keeps
+// min_allowed_pct and the other-device rule, and a fixed max_regression_pct is never narrowed.
+// Seeded synthetic samples.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "judge/judge_case.h"
+#include "judge/thresholds.h"
+#include "perfgate/metric_names.h"
+
+namespace perfgate {
+namespace {
+
+// n samples around `median` with a relative jitter of `jitter` (Gaussian), as a dedicated GPU's
+// DRAM-bound copy shows (samples 0.05% apart, run medians 0.01% apart).
+std::vector<double> around(std::mt19937_64& rng, double median, double jitter = 0.0005, int n = 60) {
+  std::normal_distribution<double> z(0, jitter);
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
+  return v;
+}
+
+Thresholds gpu_thresholds() {
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = 2;
+  t.metrics[metric::latency_ns].dram_min_allowed_pct = 0.5;
+  t.metrics[metric::latency_ns].min_change = 50;
+  t.other_device_min_pct = 6;
+  return t;
+}
+
+const char* kUuid = "2614b9718d0afb6f";
+
+BaselineCase baseline(std::mt19937_64& rng, double latency = 90000) {
+  BaselineCase b;
+  b.id = "copy/vulkan/n=33554432,wg=256";
+  b.fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
+  b.fingerprint.device_uuid = kUuid;
+  for (int r = 0; r < 5; ++r)
+    b.runs[metric::latency_ns].push_back(around(rng, latency * (1 + 0.0001 * (r - 2))));
+  return b;
+}
+
+Fingerprint device(const std::string& uuid = kUuid) {
+  Fingerprint f;
+  f.machine_id = "nvidia-h100-80gb-hbm3";
+  f.device_uuid = uuid;
+  return f;
+}
+
+CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
+  CaseResult r;
+  r.id = "copy/vulkan/n=33554432,wg=256";
+  r.fits_in_cache = in_cache;
+  r.metrics[metric::latency_ns].samples = around(rng, latency);
+  return r;
+}
+
+TEST(DramFloor, ADramSizedCaseIsHeldToItsOwnFloor) {
+  std::mt19937_64 rng(3);
+  CaseResult r = measured(rng, 90900, false);  // +1%
+  judge_against(r, baseline(rng), gpu_thresholds(), device());
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  ASSERT_EQ(r.judgements.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 0.5);
+  EXPECT_EQ(r.judgements[0].threshold_source, "floor");
+  EXPECT_NE(r.message.find("dram_min_allowed_pct"), std::string::npos) << r.message;
+}
+
+TEST(DramFloor, TheSameChangeInCachePassesUnderTheCacheFloor) {
+  std::mt19937_64 rng(3);
+  CaseResult r = measured(rng, 90900, true);  // +1%, but the working set fits in the cache
+  judge_against(r, baseline(rng), gpu_thresholds(), device());
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+  EXPECT_DOUBLE_EQ(r.judgements.at(0).threshold_pct, 2);
+  EXPECT_EQ(r.message.find("dram_min_allowed_pct"), std::string::npos) << r.message;
+}
+
+TEST(DramFloor, AnAaRepeatAndAChangeBelowTheFloorPass) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    const BaselineCase b = baseline(rng);
+    for (double change : {0.0, 0.003}) {  // A/A, and +0.3%: below the 0.5% floor
+      CaseResult r = measured(rng, 90000 * (1 + change), false);
+      judge_against(r, b, gpu_thresholds(), device());
+      EXPECT_EQ(r.verdict, Verdict::pass) << "seed " << seed << " change " << change << ": " << r.message;
+    }
+  }
+}
+
+TEST(DramFloor, ANoisyDramCaseKeepsItsNoiseAllowance) {
+  std::mt19937_64 rng(5);
+  BaselineCase b;
+  b.id = "copy/vulkan/n=33554432,wg=256";
+  b.fingerprint = device();
+  const double run_medians[] = {1.0, 1.004, 0.996, 1.002, 0.998};  // sigma 0.32%: 4 x = 1.26%
+  for (double m : run_medians) b.runs[metric::latency_ns].push_back(around(rng, 90000 * m, 0.0002));
+  CaseResult r = measured(rng, 90900, false);  // +1%: within 4 x its noise
+  judge_against(r, b, gpu_thresholds(), device());
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+  EXPECT_EQ(r.judgements.at(0).threshold_source, "noise");
+  EXPECT_GT(r.judgements.at(0).threshold_pct, 1.0);
+}
+
+TEST(DramFloor, OnAnotherGpuADramCaseKeepsTheFineFloorAndACacheCaseTheOtherDeviceAllowance) {
+  std::mt19937_64 rng(7);
+  const BaselineCase b = baseline(rng);
+  CaseResult dram = measured(rng, 90900, false);
+  judge_against(dram, b, gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(dram.verdict, Verdict::regressed) << dram.message;
+  EXPECT_DOUBLE_EQ(dram.judgements.at(0).threshold_pct, 0.5);
+  CaseResult cache = measured(rng, 90900, true);
+  judge_against(cache, b, gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(cache.verdict, Verdict::pass) << cache.message;
+  EXPECT_EQ(cache.judgements.at(0).threshold_source, "other device");
+}
+
+TEST(DramFloor, AFixedAllowanceIsNeverNarrowed) {
+  MetricThreshold t;
+  t.max_regression_pct = 60;
+  t.dram_min_allowed_pct = 0.5;
+  const MetricThreshold dram = t.for_working_set(false);
+  EXPECT_FALSE(dram.min_allowed_pct.has_value());
+  EXPECT_EQ(dram.max_regression_pct, 60);
+  MetricThreshold floor_only;
+  floor_only.min_allowed_pct = 2;
+  EXPECT_EQ(floor_only.for_working_set(false).min_allowed_pct, 2);  // no DRAM floor given
+  floor_only.dram_min_allowed_pct = 0.5;
+  EXPECT_EQ(floor_only.for_working_set(true).min_allowed_pct, 2);
+  EXPECT_EQ(floor_only.for_working_set(false).min_allowed_pct, 0.5);
+}
+
+TEST(DramFloor, TheThresholdsFileSetsItPerMachineGlob) {
+  const ThresholdSet set = ThresholdSet::from_yaml_text(
+      "defaults:\n"
+      "  metrics:\n"
+      "    latency_ns: {min_allowed_pct: 2}\n"
+      "overrides:\n"
+      "  - match: {machine: \"nvidia-h100*\"}\n"
+      "    metrics:\n"
+      "      latency_ns: {dram_min_allowed_pct: 0.5}\n",
+      "t.yaml");
+  const Thresholds h100 = set.resolve("copy/vulkan/n=33554432,wg=256", "nvidia-h100-80gb-hbm3");
+  EXPECT_EQ(h100.metrics.at(metric::latency_ns).dram_min_allowed_pct, 0.5);
+  EXPECT_EQ(h100.metrics.at(metric::latency_ns).min_allowed_pct, 2);
+  const Thresholds other = set.resolve("copy/vulkan/n=33554432,wg=256", "amd-radeon-rx-7900");
+  EXPECT_FALSE(other.metrics.at(metric::latency_ns).dram_min_allowed_pct.has_value());
+}
+
+}  // namespace
+}  // namespace perfgate
