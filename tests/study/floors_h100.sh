@@ -12,19 +12,22 @@
 #         aa:N                    N checks of the default Vulkan suite (`perfgate run`)
 #         aacase:N:CASE           N checks of one case with the normal build
 #         slow:N:BINARY:CASE      N checks of one case with a slowed build (tests/study/slowdown.py)
+#         (CASE: a selection, words split: 'copy/vulkan/* --axis n=33554432')
 #         shipped:N               N checks of the default suite against SHIPPED (another GPU's baselines)
 # Environment: S (folder holding perfgate and thresholds/), WORK (default /tmp/floors),
-# BASELINES, SHIPPED, DEADLINE (default 540), LLM_CASE.
+# BASELINES, SHIPPED, DEADLINE (default 540), LLM_CASE, SUITE (default "--backend vulkan").
 set -uo pipefail
 S=${S:-.study/floors}
 P=$S/perfgate
 W=${WORK:-/tmp/floors}
 OUT=${OUT:-$W/out}
 DEADLINE=${DEADLINE:-540}
-LLM_CASE=${LLM_CASE:-f16_matvec/vulkan/m=32768,k=4096,wg=32}
+LLM_CASE=${LLM_CASE:-f16_matvec/vulkan/* --backend vulkan --axis m=32768 --axis k=4096}
+read -ra SUITE <<<"${SUITE:---backend vulkan}"  # the selection proposed and checked by aa
 B=${BASELINES:-$W/baselines}
 mkdir -p "$W" "$OUT" "$B"
-C=(--thresholds "$S/thresholds" --cache-dir "$W/cache" --color never)
+C=(--thresholds "$S/thresholds" --cache-dir "$W/cache")
+read -ra LLM <<<"$LLM_CASE"
 start=$(date +%s)
 summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
 late() { [ $(($(date +%s) - start)) -ge "$DEADLINE" ]; }
@@ -60,8 +63,8 @@ for step in "$@"; do
   case "$kind" in
     propose)
       t0=$(date +%s)
-      "$P" baseline propose --backend vulkan "${C[@]}" --baselines "$B" --out "$W/suite.yaml" >"$W/propose-suite.txt" 2>&1
-      "$P" baseline propose "$LLM_CASE" "${C[@]}" --baselines "$B" --out "$W/llm.yaml" >"$W/propose-llm.txt" 2>&1
+      "$P" baseline propose "${SUITE[@]}" "${C[@]}" --baselines "$B" --out "$W/suite.yaml" >"$W/propose-suite.txt" 2>&1
+      "$P" baseline propose "${LLM[@]}" "${C[@]}" --baselines "$B" --out "$W/llm.yaml" >"$W/propose-llm.txt" 2>&1
       for c in suite llm; do
         "$P" baseline approve "$W/$c.yaml" --by "floors study" --reason "fresh baselines, shipped defaults" --yes \
           --baselines "$B" >>"$W/approve.txt" 2>&1
@@ -76,7 +79,7 @@ for step in "$@"; do
         late && { summary "$kind: deadline after $((i - 1))"; break; }
         seq_no=$((seq_no + 1))
         f="$W/$kind-$seq_no"
-        "$P" run --backend vulkan "${C[@]}" --baselines "$base" --json "$f.json" >"$f.txt" 2>&1
+        "$P" run "${SUITE[@]}" "${C[@]}" --baselines "$base" --color never --json "$f.json" >"$f.txt" 2>&1
         rc=$?
         check_line "$kind $i" "$f.txt" "$f.json" "$rc"
         grep -h 'catches' "$f.txt" | tail -1 >>"$OUT/summary.txt"
@@ -90,7 +93,8 @@ for step in "$@"; do
         late && { summary "$kind $case_id: deadline after $((i - 1))"; break; }
         seq_no=$((seq_no + 1))
         f="$W/$kind-$seq_no"
-        "$bin" check "$case_id" "${C[@]}" --baselines "$B" --json "$f.json" >"$f.txt" 2>&1
+        read -ra sel <<<"$case_id"
+        "$bin" check "${sel[@]}" "${C[@]}" --baselines "$B" --color never --json "$f.json" >"$f.txt" 2>&1
         rc=$?
         done_n=$((done_n + 1))
         check_line "$kind $(basename "$bin") $case_id $i" "$f.txt" "$f.json" "$rc"
@@ -101,5 +105,5 @@ for step in "$@"; do
     *) summary "unknown step $step" ;;
   esac
 done
-tar -C "$W" -czf "$OUT/floors.tgz" --exclude=cache . 2>/dev/null
+tar -C "$W" -czf "$OUT/floors.tgz" . 2>/dev/null
 summary "done in $(($(date +%s) - start)) s"
