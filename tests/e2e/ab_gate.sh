@@ -38,8 +38,10 @@ expect() {  # expect CODE PATTERN LABEL -- command...
   fi
 }
 
-# The slowed copy, built like this build (same Vulkan option) and kept in the build folder,
-# under the same ccache base as this build, so only the patched kernel compiles anew.
+# The slowed copy, built like this build (same Vulkan option) and kept in the build folder;
+# where ccache is installed both compile through it (PERFGATE_CCACHE), so only the patched
+# kernel compiles anew (on a fresh 2-core machine without it, the copy's build was most of
+# this test's 263 s).
 vulkan=$(sed -n 's/^PERFGATE_VULKAN:BOOL=//p' "$PERFGATE_BUILD_DIR/CMakeCache.txt")
 slowed_dir="$PERFGATE_BUILD_DIR/ab-gate-slowed"
 start=$(date +%s)

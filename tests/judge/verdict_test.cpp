@@ -206,7 +206,7 @@ TEST(VerdictMinChange, SmallAbsoluteChangesNeverRegress) {
   t.min_change = 5000;
   const Judgement j = judge_metric("latency_ns", current, baseline, t, 0.01, 2.0);
   EXPECT_EQ(j.verdict, Verdict::pass) << j.reason;
-  EXPECT_NE(j.reason.find("within min_change 5 us"), std::string::npos) << j.reason;
+  EXPECT_NE(j.reason.find("within min_change 5.00 µs"), std::string::npos) << j.reason;
   t.min_change = 1000;
   EXPECT_EQ(judge_metric("latency_ns", current, baseline, t, 0.01, 2.0).verdict, Verdict::regressed);
 }
@@ -219,7 +219,7 @@ TEST(VerdictFloor, BelowTheFloorRegressesWhateverTheBaseline) {
   const std::vector<std::vector<double>> baseline = {current};  // unchanged since the baseline
   const Judgement j = judge_metric("pct_peak_bw", current, baseline, t, 0.01, 2.0);
   EXPECT_EQ(j.verdict, Verdict::regressed);
-  EXPECT_EQ(j.reason.rfind("median 40% of peak below the floor 50% of peak", 0), 0u) << j.reason;
+  EXPECT_EQ(j.reason.rfind("median 40.0% of peak below the floor 50.0% of peak", 0), 0u) << j.reason;
 
   t.floor = 30;  // met, and no relative threshold: pass
   EXPECT_EQ(judge_metric("pct_peak_bw", current, baseline, t, 0.01, 2.0).verdict, Verdict::pass);
@@ -236,7 +236,7 @@ TEST(VerdictFloor, JudgedWithoutABaseline) {
   const auto below = judge_floor("bandwidth_gbps", current, t);
   ASSERT_TRUE(below);
   EXPECT_EQ(below->verdict, Verdict::regressed);
-  EXPECT_EQ(below->reason, "median 40 GB/s below the floor 50 GB/s");
+  EXPECT_EQ(below->reason, "median 40.0 GB/s below the floor 50.0 GB/s");
   t.floor = 20;
   EXPECT_EQ(judge_floor("bandwidth_gbps", current, t)->verdict, Verdict::pass);
 

@@ -16,8 +16,8 @@
 # OUTDIR/src is the patched copy (the tree without build/ and .git), OUTDIR/src/build its build
 # (the `ci` preset, only the perfgate target); the binary is printed on the last line.
 # Calling it again with the same OUTDIR reuses that build: only what changed is rebuilt.
-# Keep OUTDIR under the same ccache base_dir as the original build (e.g. inside its build
-# folder) so the unchanged sources compile from the cache.
+# With ccache installed both builds compile through it (PERFGATE_CCACHE), each with its own
+# source tree as ccache's base_dir, so the unchanged sources compile from the cache.
 # Environment: PERFGATE_SOURCE_DIR (default: this script's project), CMAKE_ARGS (extra
 # configure arguments, e.g. -DPERFGATE_VULKAN=OFF).
 set -euo pipefail
@@ -70,10 +70,10 @@ case "$kernel" in
 esac
 grep -q "build_slowed.sh: ${pct}% more work" "$file" || { echo "$0: patching $file failed" >&2; exit 2; }
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# The copy's own CMakeLists compiles through ccache (PERFGATE_CCACHE) with paths relative to
+# its source tree, so every object but the patched kernel's comes from the original's cache.
 # shellcheck disable=SC2086
-(cd "$out/src" && cmake --preset ci "${launcher[@]}" -DPERFGATE_TESTS=OFF ${CMAKE_ARGS:-}) >"$out/configure.log" 2>&1 ||
+(cd "$out/src" && cmake --preset ci -DPERFGATE_TESTS=OFF ${CMAKE_ARGS:-}) >"$out/configure.log" 2>&1 ||
   { cat "$out/configure.log" >&2; exit 2; }
 cmake --build "$out/src/build" --target perfgate >"$out/build.log" 2>&1 || { tail -50 "$out/build.log" >&2; exit 2; }
 echo "$out/src/build/perfgate"

@@ -19,6 +19,9 @@ struct RunSummary {
   std::vector<std::pair<Verdict, int>> present_worst_first() const;
   // The worst verdict's exit code (result.h's exit_code); 0 for a run without cases.
   int exit_code(bool require_baseline) const;
+  // The exit code of a whole run (`perfgate run`, `compare`) rather than one check: cases that
+  // merely lack a baseline or a device (77, a CTest skip) are not a failure there, so 0.
+  int run_exit_code(bool require_baseline) const;
 };
 
 RunSummary summarize_run(const RunResult& run);

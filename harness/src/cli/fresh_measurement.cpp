@@ -12,11 +12,7 @@
 namespace perfgate {
 
 CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed) {
-  CaseResult failed;
-  failed.id = spec.id;
-  failed.kernel = spec.kernel->name();
-  failed.backend = std::string(to_string(spec.backend));
-  failed.params = spec.params;
+  CaseResult failed = result_for(spec);
   failed.verdict = Verdict::error;
   try {
     ScratchDir scratch("perfgate-confirm");

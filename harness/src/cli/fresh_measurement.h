@@ -6,7 +6,9 @@
 // process's lifetime (docs/performance.md, "Process-level modes").
 #include <cstdint>
 
-#include "cli/run_cases.h"
+#include "cli/run_flags.h"
+#include "measure/case_selection.h"
+#include "perfgate/result.h"
 
 namespace perfgate {
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "perfgate/metric_names.h"
+
 namespace perfgate {
 
 std::string fixed_digits(double value, int significant) {
@@ -26,6 +28,14 @@ std::string format_bandwidth(double gbps) {
 
 std::string format_flops(double gflops) {
   return gflops >= 1000 ? fixed_digits(gflops / 1000, 3) + " TFLOP/s" : fixed_digits(gflops, 3) + " GFLOP/s";
+}
+
+std::string format_metric_value(std::string_view metric, double value) {
+  if (metric.ends_with("_ns")) return format_duration_ns(value);
+  if (metric == metric::bandwidth_gbps) return format_bandwidth(value);
+  if (metric == metric::gflops) return format_flops(value);
+  if (metric == metric::pct_peak_bw) return fixed_digits(value, 3) + "% of peak";
+  return fixed_digits(value, 3);
 }
 
 }  // namespace perfgate

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <new>
@@ -100,7 +101,7 @@ void check_keys(const std::string& file, const YAML::Node& map, const std::strin
   for (auto it = map.begin(); it != map.end(); ++it) {
     const std::string key = it->first.Scalar();
     const std::string key_path = path.empty() ? key : path + "." + key;
-    const int line = it->first.Mark().line + 1;  // Mark lines are 0-based
+    const int line = yaml_line(it->first);
     if (allowed.size() && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       std::string list;
       for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
@@ -108,6 +109,20 @@ void check_keys(const std::string& file, const YAML::Node& map, const std::strin
     }
     if (!seen.insert(key).second) throw located_error(file, line, key_path, "given twice");
   }
+}
+
+int yaml_line(const YAML::Node& node) { return node.Mark().line + 1; }
+
+Error yaml_error(const std::string& file, const YAML::Node& at, const std::string& key,
+                 const std::string& message) {
+  return located_error(file, yaml_line(at), key, message);
+}
+
+std::optional<double> finite_number(const YAML::Node& node) {
+  double value = 0;
+  if (!node.IsScalar() || !YAML::convert<double>::decode(node, value) || !std::isfinite(value))
+    return std::nullopt;
+  return value;
 }
 
 }  // namespace perfgate

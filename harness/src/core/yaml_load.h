@@ -8,8 +8,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "perfgate/error.h"
 
 namespace perfgate {
 
@@ -25,5 +28,14 @@ YAML::Node load_plain_yaml(const std::string& text, const std::string& file);
 // yaml-cpp silently accepts): Error "file:line: path.key: unknown key (expected one of: ...)".
 void check_keys(const std::string& file, const YAML::Node& map, const std::string& path,
                 std::initializer_list<std::string_view> allowed);
+
+// The 1-based line of `node` in its file, as editors count (yaml-cpp's marks count from 0).
+int yaml_line(const YAML::Node& node);
+// Error "file:line: key: message" at `at`'s line: what every reader of these files throws.
+Error yaml_error(const std::string& file, const YAML::Node& at, const std::string& key,
+                 const std::string& message);
+
+// The value of a scalar holding a finite number ("15", "1e3", "0.5"); nothing for anything else.
+std::optional<double> finite_number(const YAML::Node& node);
 
 }  // namespace perfgate

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -50,9 +51,9 @@ class FileReader {
   const std::string& file() const { return file_; }
 
   Error error(const YAML::Node& at, const std::string& key, const std::string& message) const {
-    return located_error(file_, at.Mark().line + 1, key, message);  // Mark lines are 0-based
+    return yaml_error(file_, at, key, message);
   }
-  std::string where(const YAML::Node& at) const { return file_ + ":" + std::to_string(at.Mark().line + 1); }
+  std::string where(const YAML::Node& at) const { return file_ + ":" + std::to_string(yaml_line(at)); }
 
   // Calls each(key, value, path) for every entry of a map, refusing keys not in `allowed`
   // (when given) and keys given twice, which yaml-cpp would silently accept.
@@ -71,11 +72,9 @@ class FileReader {
 
   // A plain (unquoted) finite number: "15" in quotes is a string, and a string is an error.
   double number(const YAML::Node& node, const std::string& key) const {
-    double value = 0;
-    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<double>::decode(node, value) ||
-        !std::isfinite(value))
-      throw error(node, key, "expected a number, got " + describe(node));
-    return value;
+    const std::optional<double> value = node.Tag() == "!" ? std::nullopt : finite_number(node);
+    if (!value) throw error(node, key, "expected a number, got " + describe(node));
+    return *value;
   }
   double number_at_least(const YAML::Node& node, const std::string& key, double low) const {
     const double value = number(node, key);

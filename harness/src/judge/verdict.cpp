@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/units.h"
 #include "perfgate/metric_names.h"
 #include "stats/metric_samples.h"
 #include "stats/run_noise.h"
@@ -19,21 +20,6 @@ std::string printf_string(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
-}
-
-// A value in its metric's unit, 3 significant digits: "1.52 ms", "412 GB/s".
-std::string format_value(const std::string& metric, double value) {
-  if (metric.ends_with("_ns")) {
-    const double magnitude = std::abs(value);
-    if (magnitude >= 1e9) return printf_string("%.3g s", value / 1e9);
-    if (magnitude >= 1e6) return printf_string("%.3g ms", value / 1e6);
-    if (magnitude >= 1e3) return printf_string("%.3g us", value / 1e3);
-    return printf_string("%.3g ns", value);
-  }
-  if (metric == metric::bandwidth_gbps) return printf_string("%.3g GB/s", value);
-  if (metric == metric::gflops) return printf_string("%.3g GFLOP/s", value);
-  if (metric == metric::pct_peak_bw) return printf_string("%.3g%% of peak", value);
-  return printf_string("%.3g", value);
 }
 
 std::string format_pct(double pct) { return printf_string("%.1f%%", pct); }
@@ -58,8 +44,9 @@ bool violates_floor(double current_median, const MetricThreshold& t) {
 }
 
 std::string floor_reason(const std::string& metric, double current_median, const MetricThreshold& t) {
-  return "median " + format_value(metric, current_median) +
-         (t.higher_is_better() ? " below the floor " : " above the limit ") + format_value(metric, *t.floor);
+  return "median " + format_metric_value(metric, current_median) +
+         (t.higher_is_better() ? " below the floor " : " above the limit ") +
+         format_metric_value(metric, *t.floor);
 }
 
 // current / baseline turned so that above 1 is worse; a zero on the dividing side is infinitely
@@ -139,8 +126,8 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
   const bool violated = violates_floor(j.current_median, threshold);
   j.verdict = violated ? Verdict::regressed : Verdict::pass;
   j.reason = violated ? floor_reason(metric, j.current_median, threshold)
-                      : "median " + format_value(metric, j.current_median) + " within the floor " +
-                            format_value(metric, *threshold.floor);
+                      : "median " + format_metric_value(metric, j.current_median) + " within the floor " +
+                            format_metric_value(metric, *threshold.floor);
   return j;
 }
 
@@ -199,8 +186,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
                     printf_string("this run drifted %.1f%% beyond its own jitter", current_drift);
   j.p_value = mann_whitney_p(current, pooled);
 
-  const std::string medians = "median " + format_value(j.metric, j.current_median) + " vs " +
-                              format_value(j.metric, j.baseline_median) + ": " +
+  const std::string medians = "median " + format_metric_value(j.metric, j.current_median) + " vs " +
+                              format_metric_value(j.metric, j.baseline_median) + ": " +
                               format_pct(std::abs(j.change_pct)) + (j.change_pct >= 0 ? " worse" : " better");
   const std::string detail = " (allowed " + format_pct(j.threshold_pct) + ", " + allowance.why +
                              printf_string(", p=%.2g)", j.p_value);
@@ -213,7 +200,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   if (!threshold.relative()) {  // judged by its floor only
     j.threshold_pct = 0;
     j.reason = medians + " (no relative threshold";
-    j.reason += threshold.has_floor() ? "; floor " + format_value(j.metric, *threshold.floor) + " met)" : ")";
+    j.reason +=
+        threshold.has_floor() ? "; floor " + format_metric_value(j.metric, *threshold.floor) + " met)" : ")";
     return j;
   }
   if (std::abs(j.change_pct) <= j.threshold_pct) {
@@ -222,8 +210,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   }
   const double absolute_change = std::abs(j.current_median - j.baseline_median);
   if (threshold.min_change && absolute_change <= *threshold.min_change) {
-    j.reason = medians + " but by " + format_value(j.metric, absolute_change) + ", within min_change " +
-               format_value(j.metric, *threshold.min_change);
+    j.reason = medians + " but by " + format_metric_value(j.metric, absolute_change) +
+               ", within min_change " + format_metric_value(j.metric, *threshold.min_change);
     return j;
   }
 

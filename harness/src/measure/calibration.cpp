@@ -4,8 +4,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 
+#include "measure/case_selection.h"
 #include "measure/measure_case.h"
 #include "perfgate/registry.h"
 
@@ -21,9 +23,9 @@ std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device
   const KernelDef* kernel = find_kernel(name);
   if (!kernel || !kernel->has_backend(device.backend())) return std::nullopt;
 
-  std::string params;
+  std::map<std::string, std::int64_t> values;
   if (compute) {
-    params = "n=65536,iters=512";
+    values = {{"n", 65536}, {"iters", 512}};
   } else {
     // The stream moves what the case's cost model says it moves (n floats read, n written): the
     // same cache level, the same traffic. From the cost model, not the case's buffers: a code
@@ -31,10 +33,11 @@ std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device
     const auto moved = static_cast<std::uint64_t>(bytes);
     const std::uint64_t n = std::clamp<std::uint64_t>(std::bit_floor(std::max<std::uint64_t>(moved / 8, 1)),
                                                       std::uint64_t{1} << 12, std::uint64_t{1} << 26);
-    params = "n=" + std::to_string(n);
+    values = {{"n", static_cast<std::int64_t>(n)}};
   }
-  if (device.backend() == Backend::vulkan) params += ",wg=256";
-  return parse_case_id(std::string(name) + "/" + std::string(to_string(device.backend())) + "/" + params);
+  if (device.backend() == Backend::vulkan) values["wg"] = 256;
+  return case_of(*kernel, device.backend(), std::move(values),
+                 std::string("the calibration reference ") + name);
 }
 
 int calibration_batch(int min_dispatches, double reference_dispatch_ns, double case_batch_ns) {

@@ -222,23 +222,40 @@ CaseSpec parse_case_id(const std::string& id) {
       start = comma + 1;
     }
   }
+  return case_of(*kernel, backend, std::move(given), "case id '" + id + "'");
+}
+
+CaseSpec case_of(const KernelDef& kernel, Backend backend, std::map<std::string, std::int64_t> given,
+                 const std::string& where) {
   std::vector<std::pair<std::string, std::int64_t>> values;
-  for (const Axis& axis : kernel->axes()) {
+  for (const Axis& axis : kernel.axes()) {
     if (!axis.applies_to(backend)) continue;
     auto it = given.find(axis.name);
-    if (it == given.end()) throw Error("case id '" + id + "': axis '" + axis.name + "' is missing");
-    check_limits(*kernel, axis, it->second, "case id '" + id + "'");
+    if (it == given.end()) throw Error(where + ": axis '" + axis.name + "' is missing");
+    check_limits(kernel, axis, it->second, where);
     values.emplace_back(axis.name, it->second);
     given.erase(it);
   }
   if (!given.empty())
-    throw Error("case id '" + id + "': kernel " + kernel_name + " has no axis '" + given.begin()->first +
-                "'");
-  check_product(values, "case id '" + id + "'");
+    throw Error(where + ": kernel " + kernel.name() + " has no axis '" + given.begin()->first + "'");
+  check_product(values, where);
   Params params(std::move(values));
-  if (!kernel->is_valid(params, backend))
-    throw Error("case id '" + id + "': not a valid parameter point of " + kernel_name);
-  return {kernel, backend, params, case_id(kernel_name, backend, params)};
+  if (!kernel.is_valid(params, backend))
+    throw Error(where + ": not a valid parameter point of " + kernel.name());
+  return {&kernel, backend, params, case_id(kernel.name(), backend, params)};
+}
+
+void name_result(CaseResult& result, const CaseSpec& spec) {
+  result.id = spec.id;
+  result.kernel = spec.kernel->name();
+  result.backend = std::string(to_string(spec.backend));
+  result.params = spec.params;
+}
+
+CaseResult result_for(const CaseSpec& spec) {
+  CaseResult result;
+  name_result(result, spec);
+  return result;
 }
 
 }  // namespace perfgate

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "perfgate/kernel.h"
+#include "perfgate/result.h"
 
 namespace perfgate {
 
@@ -30,6 +31,17 @@ std::vector<CaseSpec> select_cases(const Selection& selection);
 // Parses "kernel/backend/a=1,b=2" into a case of a registered kernel; throws Error naming what
 // does not match.
 CaseSpec parse_case_id(const std::string& id);
+
+// The case of `kernel` on `backend` at the axis values given (in any order; every axis the
+// backend uses, no other), checked like a parsed id; throws Error naming `where` and what is wrong.
+CaseSpec case_of(const KernelDef& kernel, Backend backend, std::map<std::string, std::int64_t> values,
+                 const std::string& where);
+
+// Writes the case's identity (id, kernel, backend, parameters) into `result`, leaving the rest:
+// every result of a case, measured, skipped or failed, is named here.
+void name_result(CaseResult& result, const CaseSpec& spec);
+// A result naming the case, nothing measured yet.
+CaseResult result_for(const CaseSpec& spec);
 
 // "--axis n=1,2,4" -> ("n", {1,2,4}); accepts k/M/G suffixes (powers of 2) and ranges "1:1024:x2".
 std::pair<std::string, std::vector<std::int64_t>> parse_axis_option(const std::string& text);

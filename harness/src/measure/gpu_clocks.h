@@ -18,9 +18,6 @@ class GpuClocks {
   static const GpuClocks* for_device(const Fingerprint& fingerprint);
 
   ClockReading read() const;
-  // The SM clock the device runs at by default (its default application clock, else its
-  // maximum): the reference a throttled sample is judged against.
-  double default_sm_mhz() const { return default_sm_mhz_; }
   // A sample taken below this fraction of the default SM clock was taken while the GPU was
   // clearly throttled (the same rule as nvbench's) and is dropped.
   static constexpr double kThrottledFraction = 0.75;
@@ -34,6 +31,8 @@ class GpuClocks {
       : library_(library), device_(device), default_sm_mhz_(default_sm_mhz) {}
   const Library* library_;
   void* device_;
+  // The SM clock the device runs at by default (its default application clock, else its
+  // maximum): the reference a throttled sample is judged against.
   double default_sm_mhz_;
 };
 

@@ -78,10 +78,7 @@ static void check_host_memory(const CaseSpec& spec, const std::vector<BufferSpec
 
 std::unique_ptr<PreparedCase> prepare_verified(Device& device, const CaseSpec& spec, std::uint64_t seed,
                                                CaseResult& result) {
-  result.id = spec.id;
-  result.kernel = spec.kernel->name();
-  result.backend = std::string(to_string(spec.backend));
-  result.params = spec.params;
+  name_result(result, spec);
   result.source_hash = spec.kernel->source_hash();
   result.cost = spec.kernel->cost_of(spec.params);
   const auto specs = spec.kernel->buffer_specs(spec.params);

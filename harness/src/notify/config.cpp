@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/yaml_load.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -68,12 +69,11 @@ std::map<std::string, std::string> read_config_file(const std::filesystem::path&
   }
   std::map<std::string, std::string> values;
   if (root.IsNull()) return values;
-  if (!root.IsMap()) throw located_error(file.string(), root.Mark().line + 1, "", "expected a mapping");
+  if (!root.IsMap()) throw yaml_error(file.string(), root, "", "expected a mapping");
   for (const auto& entry : root) {
     std::string key = entry.first.as<std::string>();
-    int line = entry.first.Mark().line + 1;
-    if (!kFileKeys.count(key)) throw located_error(file.string(), line, key, "unknown key");
-    if (!entry.second.IsScalar()) throw located_error(file.string(), line, key, "expected a value");
+    if (!kFileKeys.count(key)) throw yaml_error(file.string(), entry.first, key, "unknown key");
+    if (!entry.second.IsScalar()) throw yaml_error(file.string(), entry.first, key, "expected a value");
     values[key] = entry.second.as<std::string>();
   }
   if (values.count("secret") || values.count("url")) {

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "core/units.h"
-#include "report/table_printer.h"
 
 namespace perfgate {
 

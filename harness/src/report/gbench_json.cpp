@@ -9,7 +9,6 @@
 #include <functional>
 #include <map>
 
-#include "core/atomic_file.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "stats/summary.h"
@@ -141,10 +140,6 @@ json to_gbench_json(const RunResult& run) {
   int family = 0;
   for (const auto& c : run.cases) append_case(benchmarks, c, family++);
   return {{"context", context}, {"benchmarks", benchmarks}};
-}
-
-void write_gbench_json(const std::filesystem::path& file, const RunResult& run) {
-  write_file_atomically(file, to_gbench_json(run).dump(2) + "\n");
 }
 
 }  // namespace perfgate

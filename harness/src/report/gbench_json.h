@@ -2,7 +2,6 @@
 // Google Benchmark's JSON format (the `--benchmark_out_format=json` document, library 1.7),
 // written so existing tooling (compare.py, dashboards) reads a perfgate run. The import is
 // store/gbench_import.h.
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "perfgate/result.h"
@@ -16,6 +15,5 @@ namespace perfgate {
 // stddev "aggregate" runs. Cases without samples (error, skipped) appear once with
 // error_occurred and error_message.
 nlohmann::json to_gbench_json(const RunResult& run);
-void write_gbench_json(const std::filesystem::path& file, const RunResult& run);
 
 }  // namespace perfgate

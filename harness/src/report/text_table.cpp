@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "perfgate/error.h"
+#include "report/markdown_text.h"
 
 namespace perfgate {
 namespace {
@@ -11,19 +12,6 @@ namespace {
 std::size_t columns_of(const std::string& text) {
   return static_cast<std::size_t>(std::count_if(
       text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out.empty() ? " " : out;
 }
 
 }  // namespace
@@ -68,7 +56,10 @@ std::string TextTable::markdown() const {
   out += "\n" + rule + "\n";
   for (const auto& row : rows_) {
     out += "|";
-    for (const auto& cell : row) out += " " + markdown_cell(cell) + " |";
+    for (const auto& cell : row) {
+      const std::string text = markdown_cell(cell);
+      out += " " + (text.empty() ? " " : text) + " |";  // an empty cell keeps its column visible
+    }
     out += "\n";
   }
   return out;

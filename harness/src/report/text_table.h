@@ -19,7 +19,7 @@ class TextTable {
   bool empty() const { return rows_.empty(); }
 
   std::string text() const;      // two spaces between columns, a rule under the titles
-  std::string markdown() const;  // '|' and newlines in cells escaped
+  std::string markdown() const;  // cells escaped by markdown_cell (report/markdown_text.h)
 
  private:
   std::vector<Column> columns_;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <map>
 
@@ -212,15 +211,8 @@ RunResult run_from_gbench_json(const json& document) {
 
 RunResult read_results_or_gbench(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file)) return read_results(file);
-  std::ifstream in(file);
-  if (!in) throw Error(file.string() + ": cannot open results file");
-  json document;
-  try {
-    document = json::parse(in);
-  } catch (const json::exception& e) {
-    throw Error(file.string() + ": not JSON: " + e.what());
-  }
-  if (!is_gbench_json(document)) return read_results(file);
+  const json document = read_json_file(file);
+  if (!is_gbench_json(document)) return read_results(file, document);
   try {
     return run_from_gbench_json(document);
   } catch (const Error& e) {

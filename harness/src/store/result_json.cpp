@@ -255,14 +255,26 @@ static RunResult read_results_dir(const std::filesystem::path& dir) {
 
 RunResult read_results(const std::filesystem::path& file) {
   if (std::filesystem::is_directory(file)) return read_results_dir(file);
-  std::ifstream in(file);
-  if (!in) throw Error(file.string() + ": cannot open results file");
+  return read_results(file, read_json_file(file));
+}
+
+RunResult read_results(const std::filesystem::path& file, const json& document) {
   try {
-    return run_from_json(json::parse(in));
+    return run_from_json(document);
   } catch (const json::exception& e) {
     throw Error(file.string() + ": not a perfgate results file: " + e.what());
   } catch (const Error& e) {
     throw Error(file.string() + ": " + e.what());
+  }
+}
+
+json read_json_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(file.string() + ": cannot open results file");
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw Error(file.string() + ": not JSON: " + e.what());
   }
 }
 

@@ -20,6 +20,10 @@ RunResult run_from_json(const nlohmann::json& json);
 // run made of every *.json in it (what the CTest perf tests write with --results-dir), with a
 // run id derived from theirs, so reading the same folder twice gives the same run id.
 RunResult read_results(const std::filesystem::path& file);
+// A results file already parsed into `document` (read_json_file); errors name `file`.
+RunResult read_results(const std::filesystem::path& file, const nlohmann::json& document);
+// The JSON document in `file`; throws Error naming the file when it cannot be read or is not JSON.
+nlohmann::json read_json_file(const std::filesystem::path& file);
 // Writes atomically (temporary file, then rename).
 void write_results(const std::filesystem::path& file, const RunResult& run);
 

@@ -29,7 +29,7 @@ YamlDocument::YamlDocument(std::string file, const std::string& text) : file_(st
 }
 
 Error YamlDocument::error(const YAML::Node& at, const std::string& key, const std::string& message) const {
-  return located_error(file_, at.Mark().line + 1, key, message);
+  return yaml_error(file_, at, key, message);
 }
 
 void YamlDocument::keys(const YAML::Node& map, const std::string& at,
@@ -85,10 +85,10 @@ std::int64_t YamlDocument::integer(const YAML::Node& map, const std::string& key
 }
 
 double YamlDocument::number(const YAML::Node& node, const std::string& at) const {
-  double result = 0;
-  if (!node.IsScalar() || !YAML::convert<double>::decode(node, result) || !std::isfinite(result))
+  const std::optional<double> result = finite_number(node);
+  if (!result)
     throw error(node, at, "expected a finite number, got \"" + (node.IsScalar() ? node.Scalar() : "") + "\"");
-  return result;
+  return *result;
 }
 
 std::vector<double> YamlDocument::numbers(const YAML::Node& node, const std::string& at,

@@ -1,0 +1,30 @@
+#pragma once
+// The options of `perfgate run` and `perfgate check`, built once by the CLI and passed down to
+// what measures and judges their cases (cli/run_cases.h) and to the fresh processes confirming a
+// regression (cli/fresh_measurement.h).
+#include <string>
+
+#include "cli/options.h"
+
+namespace perfgate {
+
+struct RunFlags {
+  CommonOptions common;
+  std::string project_dir;
+  bool require_baseline = false;
+  std::string base;  // check: the base build to measure against (A/B); "" = the stored baseline
+  std::string results_dir;
+  std::string events_file;
+  std::string trace_file;  // --trace: the run as a Chrome Trace Event Format timeline
+  bool no_judge = false;
+  // check under `ctest --resource-spec-file`: the `gpus` id CTest gave this test; its device
+  // is common.device. "" without a resource allocation.
+  std::string gpu_slot;
+  // For the commands printed when cases have no baseline: this command as typed and the folders
+  // it uses unless told otherwise (the printed commands name only folders that differ).
+  std::string program = "perfgate";
+  std::string default_baselines_dir;
+  std::string default_thresholds_dir;
+};
+
+}  // namespace perfgate
