@@ -2,7 +2,7 @@
 # Installs every Debian 12 package perfgate's build, tests and CI need.
 set -euo pipefail
 packages=(
-  cmake g++ ninja-build pkg-config git
+  cmake g++ ninja-build pkg-config git ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
