@@ -28,10 +28,7 @@ class PairedMeasurement : public CaseMeasurement {
         spec_(spec),
         seed_(seed),
         order_(seed) {
-    result_.id = spec.id;
-    result_.kernel = spec.kernel->name();
-    result_.backend = std::string(to_string(spec.backend));
-    result_.params = spec.params;
+    name_result(result_, spec);
     result_.cost = spec.kernel->cost_of(spec.params);
   }
 
