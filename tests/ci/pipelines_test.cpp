@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -154,6 +156,39 @@ TEST(CiPipelines, GitlabFleetGatesEachMachineAndMergesOneReport) {
   EXPECT_NE(script.find("perfgate notify \"$@\""), std::string::npos);
   const std::string stages = YAML::Dump(pipeline["stages"]);
   EXPECT_LT(stages.find("perf"), stages.find("report"));
+}
+
+// History: the main-branch jobs keep every gated run in the history branch (ci/history.sh) and
+// gate on its change points; pull requests never write it.
+TEST(CiPipelines, GithubKeepsTheHistoryOnTheMainBranch) {
+  const YAML::Node job = load("ci/github/perfgate.yml")["jobs"]["history"];
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job["needs"].as<std::string>(), "perf");
+  const std::string when = job["if"].as<std::string>();
+  EXPECT_NE(when.find("always()"), std::string::npos);
+  EXPECT_NE(when.find("refs/heads/main"), std::string::npos);
+  EXPECT_EQ(job["permissions"]["contents"].as<std::string>(), "write");
+  EXPECT_NE(run_lines(job["steps"]).find("ci/history.sh build/perfgate"), std::string::npos);
+  EXPECT_NE(YAML::Dump(job).find("secrets.PERFGATE_WEBHOOK_URL"), std::string::npos);
+}
+
+TEST(CiPipelines, GitlabKeepsTheHistoryOnTheDefaultBranch) {
+  const YAML::Node job = load("ci/gitlab/perfgate.gitlab-ci.yml")["history"];
+  ASSERT_TRUE(job);
+  EXPECT_NE(job["rules"][0]["if"].as<std::string>().find("CI_DEFAULT_BRANCH"), std::string::npos);
+  EXPECT_EQ(job["resource_group"].as<std::string>(), "perfgate-history");
+  std::string script;
+  for (const auto& line : job["script"]) script += line.as<std::string>() + "\n";
+  EXPECT_NE(script.find("ci/history.sh build/perfgate"), std::string::npos);
+}
+
+TEST(CiPipelines, TheHistoryScriptAppendsGatesAndPushes) {
+  std::ifstream in(std::string(PERFGATE_SOURCE_DIR) + "/ci/history.sh");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("--append-history"), std::string::npos);
+  EXPECT_NE(text.find("history --history \"$dir\" --changes --gate --notify"), std::string::npos);
+  EXPECT_NE(text.find("merge=union"), std::string::npos);
+  EXPECT_NE(text.find("git -C \"$dir\" push"), std::string::npos);
 }
 
 }  // namespace

@@ -145,6 +145,31 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
   EXPECT_TRUE(set.resolve("copy/vulkan/n=1048576", "llvmpipe").sampling.calibrate);
 }
 
+TEST(ThresholdSet, HistorySettingsMergeAndAreChecked) {
+  const ThresholdSet set = ThresholdSet::from_yaml_text(
+      "defaults:\n"
+      "  history: {min_segment: 6, significance: 0.01}\n"
+      "overrides:\n"
+      "  - match: {machine: \"cpu-*\"}\n"
+      "    history: {min_magnitude_pct: 5, drift_max_pct: 12}\n",
+      "h.yaml");
+  const ChangePointSettings gpu = set.resolve("copy/vulkan/n=1", "nvidia-h100").history;
+  EXPECT_EQ(gpu.min_segment, 6);
+  EXPECT_DOUBLE_EQ(gpu.significance, 0.01);
+  EXPECT_DOUBLE_EQ(gpu.min_magnitude_pct, ChangePointSettings{}.min_magnitude_pct);
+  const ChangePointSettings cpu = set.resolve("copy/cpu/n=1", "cpu-x").history;
+  EXPECT_EQ(cpu.min_segment, 6);
+  EXPECT_DOUBLE_EQ(cpu.min_magnitude_pct, 5);
+  EXPECT_DOUBLE_EQ(cpu.drift_max_pct, 12);
+  EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {min_segment: 1}\n", "h.yaml"), Error);
+  EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {significance: 1.5}\n", "h.yaml"), Error);
+  EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {window: 12}\n", "h.yaml"), Error);
+  // The repository's: a fine floor on GPUs, a coarser one where calibrated runs still move.
+  const ThresholdSet repo = ThresholdSet::load(std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds");
+  EXPECT_DOUBLE_EQ(repo.resolve("copy/vulkan/n=1", "nvidia-h100-80gb-hbm3").history.min_magnitude_pct, 0.5);
+  EXPECT_DOUBLE_EQ(repo.resolve("copy/cpu/n=1", "cpu-amd-epyc-2t").history.min_magnitude_pct, 5);
+}
+
 // Loading `load` must throw an Error whose message contains `fragment`.
 template <class Load>
 ::testing::AssertionResult fails_with(Load&& load, const std::string& fragment) {

@@ -82,5 +82,37 @@ TEST_F(ReportHistory, MissingFolderIsEmptyAndABadLineNamesItsPlace) {
   }
 }
 
+TEST_F(ReportHistory, KeepsWhatJudgingNeeds) {
+  RunResult run = run_at("2024-05-01T00:00:00Z", 800000);
+  run.perfgate_version = "9.8.7";
+  run.fingerprint.driver_version = "550.54";
+  run.cases[0].source_hash = "sha256:abc";
+  run.cases[0].device_uuid = "GPU-1";
+  run.cases[0].metrics.at("latency_ns").summary.mad = 1000;
+  append_history(dir_, run);
+  const auto points = read_history(dir_, "copy/cpu/n=1048576");
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].perfgate_version, "9.8.7");
+  EXPECT_EQ(points[0].driver, "550.54");
+  EXPECT_EQ(points[0].source_hash, "sha256:abc");
+  EXPECT_EQ(points[0].device_uuid, "GPU-1");
+  EXPECT_DOUBLE_EQ(points[0].spreads.at("latency_ns"), 1482.6);
+}
+
+TEST_F(ReportHistory, ATruncatedLastLineIsRefusedNotAppendedTo) {
+  append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000));
+  const auto file = dir_ / "cpu-test-machine-2t.jsonl";
+  std::ofstream(file, std::ios::app) << "{\"run_id\": \"cut";
+  const auto size = std::filesystem::file_size(file);
+  try {
+    append_history(dir_, run_at("2024-05-02T00:00:00Z", 800000));
+    FAIL() << "appending after a cut line must be an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-test-machine-2t.jsonl:5"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(std::filesystem::file_size(file), size);  // nothing stored was touched
+  EXPECT_THROW(read_all_history(dir_), Error);
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -1,56 +1,203 @@
-// `perfgate history CASE --history DIR`: a case's medians run after run, from a history folder.
+// `perfgate history [CASE...] --history DIR`: a case's medians run after run; with --changes its
+// change points and drift, with --gate the exit code CI gates on, with --notify one alert per new
+// regression change point; `perfgate history ack ID --by NAME --reason TEXT` accepts one.
+// Wiring only: store/history_analysis.h judges, report/history_changes.h prints.
+#include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/run_info.h"
+#include "notify/change_point_alert.h"
+#include "notify/config.h"
+#include "notify/webhook_sender.h"
+#include "perfgate/error.h"
+#include "report/history_changes.h"
 #include "report/history_table.h"
 #include "store/history.h"
+#include "store/history_analysis.h"
+#include "store/history_log.h"
 
 namespace perfgate {
 namespace {
 
+// Exit codes of `perfgate history --gate` (README, "History").
+constexpr int kGatePasses = 0;
+constexpr int kGateFails = 1;  // an open regression change point, or drift past its allowance
+
 struct HistoryFlags {
-  std::string case_glob;
+  std::vector<std::string> case_globs;
   std::string history_dir;
   std::string machine_id;
+  std::string thresholds_dir;
+  std::string baselines_dir;
   bool json = false;
+  bool changes = false;
+  bool gate = false;
+  bool notify = false;
 };
 
-int history_main(const HistoryFlags& flags) {
+struct AckFlags {
+  std::string id, by, reason, history_dir;
+};
+
+void say(const std::string& line) { std::cerr << "perfgate history: " << line << "\n"; }
+
+std::vector<HistoryPoint> selected_points(const HistoryFlags& flags) {
   std::vector<HistoryPoint> points;
-  for (HistoryPoint& p : read_all_history(flags.history_dir, flags.machine_id))
-    if (fnmatch(flags.case_glob.c_str(), p.case_id.c_str(), 0) == 0) points.push_back(std::move(p));
-  if (flags.json) {
-    std::fputs(render_history_json_lines(points).c_str(), stdout);
+  for (HistoryPoint& p : read_all_history(flags.history_dir, flags.machine_id)) {
+    bool wanted = flags.case_globs.empty();
+    for (const auto& glob : flags.case_globs)
+      wanted = wanted || fnmatch(glob.c_str(), p.case_id.c_str(), 0) == 0;
+    if (wanted) points.push_back(std::move(p));
+  }
+  return points;
+}
+
+// One alert per open regression change point not alerted before; each goes into ALERTED.log once
+// the sender holds it (delivered, or in the outbox for the next call).
+void send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& histories) {
+  const Environment env = process_environment();
+  const WebhookConfig config = load_webhook_config(env, say);
+  if (!config.url) {
+    say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
+    return;
+  }
+  const auto alerted = read_alerted(flags.history_dir);
+  WebhookSender sender(config, {}, {.log = say});
+  int sent = 0;
+  for (const CaseHistory& h : histories)
+    for (const HistoryChange* c : h.open_regressions()) {
+      if (alerted.count(c->id)) continue;
+      const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+      const SendReport report =
+          sender.send(make_change_point_alert(h, *c, ci_context(env), config.format, now_ms));
+      append_alerted(flags.history_dir, c->id, utc_now_iso8601());
+      ++sent;
+      say(fmt::format("alert for {} ({}): {} delivered, {} queued, {} rejected", c->id, h.case_id,
+                      report.delivered, report.queued, report.rejected));
+    }
+  if (sent == 0) say("no new regression change point to alert about");
+}
+
+int history_main(const HistoryFlags& flags) {
+  if (flags.history_dir.empty()) throw Error("history: --history DIR is required");
+  if (!flags.changes && !flags.gate && !flags.notify) {
+    if (flags.case_globs.empty())
+      throw Error("history: name a CASE (or a glob), or ask for --changes or --gate");
+    const std::vector<HistoryPoint> points = selected_points(flags);
+    if (flags.json) {
+      std::fputs(render_history_json_lines(points).c_str(), stdout);
+      return 0;
+    }
+    if (points.empty())
+      say(fmt::format("no entries under {}", flags.history_dir));
+    else
+      std::fputs(render_history_table(points).c_str(), stdout);
     return 0;
   }
-  if (points.empty()) {
-    std::fprintf(stderr, "perfgate history: no entries for %s under %s\n", flags.case_glob.c_str(),
-                 flags.history_dir.c_str());
-    return 0;
+
+  const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
+  std::optional<BaselineStore> baselines;
+  if (std::filesystem::is_directory(flags.baselines_dir)) baselines.emplace(flags.baselines_dir);
+  const std::vector<CaseHistory> histories =
+      analyse_history(selected_points(flags), thresholds, baselines ? &*baselines : nullptr,
+                      read_acknowledgements(flags.history_dir));
+  if (histories.empty()) say(fmt::format("no entries under {}", flags.history_dir));
+
+  if (flags.json)
+    std::cout << changes_json(histories).dump(2) << "\n";
+  else if (flags.changes)
+    std::fputs(render_changes_table(histories).c_str(), stdout);
+  if (flags.notify) send_alerts(flags, histories);
+  if (!flags.gate) return 0;
+
+  int open = 0, drifting = 0;
+  for (const CaseHistory& h : histories) {
+    for (const HistoryChange* c : h.open_regressions()) {
+      ++open;
+      say(fmt::format("FAIL {} on {}: regression change point {} at run {} ({}..{}), {:+.1f}%", h.case_id,
+                      h.machine_id, c->id, c->run_index, c->commit_before.substr(0, 10),
+                      c->commit_after.substr(0, 10), c->step.magnitude_pct));
+    }
+    if (h.drift_fails()) {
+      ++drifting;
+      say(fmt::format(
+          "FAIL {} on {}: drift {}: the newest segment is {:+.1f}% vs the best{}, allowed {:g}%", h.case_id,
+          h.machine_id, h.drift_id, h.drift.vs_best_pct,
+          h.baseline_median > 0 ? fmt::format(" and {:+.1f}% vs the baseline", h.drift.vs_reference_pct) : "",
+          h.settings.drift_max_pct));
+    }
   }
-  std::fputs(render_history_table(points).c_str(), stdout);
+  if (open + drifting == 0) {
+    say(fmt::format("gate passes: {} cases, no open regression change point, no drift", histories.size()));
+    return kGatePasses;
+  }
+  say(
+      fmt::format("gate fails: {} open regression change point(s), {} drifting case(s); accept a wanted one "
+                  "with `perfgate history ack ID --by NAME --reason TEXT --history {}`",
+                  open, drifting, flags.history_dir));
+  return kGateFails;
+}
+
+int ack_main(const AckFlags& flags) {
+  if (flags.id.rfind("cp-", 0) != 0 && flags.id.rfind("drift-", 0) != 0)
+    throw Error("history ack: " + flags.id + " is not a change point or drift id (cp-... or drift-...)");
+  append_acknowledgement(flags.history_dir, {flags.id, flags.by, flags.reason, utc_now_iso8601()});
+  std::printf("acknowledged %s by %s: %s (%s)\n", flags.id.c_str(), flags.by.c_str(), flags.reason.c_str(),
+              acknowledgements_file(flags.history_dir).c_str());
   return 0;
 }
 
 }  // namespace
 
 void add_history_command(CLI::App& app, Context& context) {
-  auto history_flags = std::make_shared<HistoryFlags>();
-  CLI::App* history = app.add_subcommand("history", "A case's medians run after run, from a history folder");
-  history->add_option("CASE", history_flags->case_glob, "Case id or glob, e.g. 'copy/cpu/*'")->required();
+  auto flags = std::make_shared<HistoryFlags>();
+  flags->thresholds_dir = context.thresholds_dir();
+  flags->baselines_dir = context.baselines_dir();
+  CLI::App* history = app.add_subcommand(
+      "history", "Cases' medians run after run from a history folder; their change points, drift and gate");
+  history->add_option("CASE", flags->case_globs,
+                      "Case ids or globs, e.g. 'copy/cpu/*' (default: every case)");
+  history->add_option("--history", flags->history_dir, "History folder (perfgate report --append-history)");
+  history->add_option("--machine", flags->machine_id, "Only this machine id (default: every machine)");
+  history->add_flag("--changes", flags->changes, "Change points and drift per case, as a table");
+  history->add_flag("--gate", flags->gate,
+                    "Exit 1 on an unacknowledged regression change point or drift past its allowance");
+  history->add_flag("--notify", flags->notify,
+                    "Post one webhook alert per new regression change point (each only once)");
+  history->add_flag("--json", flags->json, "JSON instead of the table");
   history
-      ->add_option("--history", history_flags->history_dir,
-                   "History folder (perfgate report --append-history)")
-      ->required();
-  history->add_option("--machine", history_flags->machine_id,
-                      "Only this machine id (default: every machine)");
-  history->add_flag("--json", history_flags->json, "One JSON object per entry instead of the table");
-  history->callback([history_flags, &context] { context.exit_code = history_main(*history_flags); });
+      ->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML): its `history` settings")
+      ->capture_default_str();
+  history->add_option("--baselines", flags->baselines_dir, "Approved baselines, for drift against them")
+      ->capture_default_str();
+  history->footer(
+      "Exit codes: 0 no gate failure (or no --gate); 1 --gate found an open regression change point or "
+      "drift; 2 bad input. See docs/history.md.");
+
+  auto ack_flags = std::make_shared<AckFlags>();
+  CLI::App* ack = history->add_subcommand(
+      "ack", "Accept a change point or drift: logged beside the history, never gated or alerted again");
+  ack->add_option("ID", ack_flags->id, "cp-... or drift-... (perfgate history --changes)")->required();
+  ack->add_option("--by", ack_flags->by, "Who accepts it")->required();
+  ack->add_option("--reason", ack_flags->reason, "Why the change is wanted")->required();
+  ack->add_option("--history", ack_flags->history_dir, "History folder")->required();
+  ack->callback([ack_flags, &context] { context.exit_code = ack_main(*ack_flags); });
+
+  history->callback([flags, history, ack, &context] {
+    if (history->got_subcommand(ack)) return;
+    context.exit_code = history_main(*flags);
+  });
 }
 
 }  // namespace perfgate

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -13,11 +16,14 @@
 #include "report/fleet_html.h"
 #include "report/fleet_markdown.h"
 #include "report/gbench_json.h"
+#include "report/history_changes.h"
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
 #include "report/markdown_printer.h"
 #include "store/gbench_import.h"
 #include "store/history.h"
+#include "store/history_analysis.h"
+#include "store/history_log.h"
 #include "store/result_json.h"
 
 namespace perfgate {
@@ -28,8 +34,23 @@ struct ReportFlags {
   std::string markdown, html, junit, gbench, json;
   std::string baseline;
   std::string history_dir;
+  std::string thresholds_dir;
+  std::string baselines_dir;
   bool append_history = false;
 };
+
+// The run's cases' histories on its machine, judged (change points, drift).
+std::vector<CaseHistory> judged_history(const ReportFlags& flags, const RunResult& run) {
+  std::set<std::string> ids;
+  for (const auto& c : run.cases) ids.insert(c.id);
+  std::vector<HistoryPoint> points;
+  for (HistoryPoint& p : read_all_history(flags.history_dir, run.fingerprint.machine_id))
+    if (ids.count(p.case_id)) points.push_back(std::move(p));
+  std::optional<BaselineStore> baselines;
+  if (std::filesystem::is_directory(flags.baselines_dir)) baselines.emplace(flags.baselines_dir);
+  return analyse_history(points, ThresholdSet::load(flags.thresholds_dir), baselines ? &*baselines : nullptr,
+                         read_acknowledgements(flags.history_dir));
+}
 
 // "-" is standard output.
 void emit(const std::string& file, const std::string& content) {
@@ -74,8 +95,12 @@ int report_main(const ReportFlags& flags) {
   }
   const bool any = !flags.markdown.empty() || !flags.html.empty() || !flags.junit.empty() ||
                    !flags.gbench.empty() || !flags.json.empty();
-  if (!any) std::fputs(render_markdown(run).c_str(), stdout);
-  if (!flags.markdown.empty()) emit(flags.markdown, render_markdown(run));
+  std::vector<CaseHistory> history;
+  if (!flags.history_dir.empty() && (!any || !flags.markdown.empty() || !flags.html.empty()))
+    history = judged_history(flags, run);
+  const std::string history_markdown = render_history_markdown(history);
+  if (!any) std::fputs((render_markdown(run) + history_markdown).c_str(), stdout);
+  if (!flags.markdown.empty()) emit(flags.markdown, render_markdown(run) + history_markdown);
   if (!flags.junit.empty()) emit(flags.junit, render_junit(run));
   if (!flags.json.empty()) write_results(flags.json, run);
   if (!flags.gbench.empty()) emit(flags.gbench, to_gbench_json(run).dump(2) + "\n");
@@ -88,6 +113,7 @@ int report_main(const ReportFlags& flags) {
     }
     if (!flags.history_dir.empty())
       inputs.history = history_by_case(read_all_history(flags.history_dir, run.fingerprint.machine_id));
+    inputs.history_changes = std::move(history);
     emit(flags.html, render_html(run, inputs));
   }
   return 0;
@@ -122,6 +148,14 @@ void add_report_command(CLI::App& app, Context& context) {
                      "History folder (JSON Lines per machine): the HTML draws each case's trend from it");
   report->add_flag("--append-history", flags->append_history,
                    "Append this run's per-case medians to the --history folder first");
+  flags->thresholds_dir = context.thresholds_dir();
+  flags->baselines_dir = context.baselines_dir();
+  report
+      ->add_option("--thresholds", flags->thresholds_dir,
+                   "Thresholds folder: the `history` settings the --history change points are found under")
+      ->capture_default_str();
+  report->add_option("--baselines", flags->baselines_dir, "Approved baselines, for the history's drift")
+      ->capture_default_str();
   report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
   report->callback([flags, &context] { context.exit_code = report_main(*flags); });
 }

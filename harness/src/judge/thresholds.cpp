@@ -161,6 +161,24 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
             });
 }
 
+void apply_history(const FileReader& in, const YAML::Node& map, const std::string& path,
+                   ChangePointSettings& h) {
+  in.fields(map, path, {"min_segment", "min_magnitude_pct", "significance", "drift_max_pct"},
+            [&](const std::string& key, const YAML::Node& value, const std::string& at) {
+              if (key == "min_segment") {
+                h.min_segment = in.integer_at_least(value, at, 2);
+              } else if (key == "min_magnitude_pct") {
+                h.min_magnitude_pct = in.number_at_least(value, at, 0);
+              } else if (key == "drift_max_pct") {
+                h.drift_max_pct = in.number_at_least(value, at, 0);
+              } else {
+                h.significance = in.number(value, at);
+                if (h.significance <= 0 || h.significance >= 1)
+                  throw in.error(value, at, "must be between 0 and 1 (exclusive), got " + value.Scalar());
+              }
+            });
+}
+
 // The settings shared by `defaults` and an override (which also has `match`, read elsewhere).
 void apply_settings(const FileReader& in, const YAML::Node& map, const std::string& path, bool is_override,
                     Thresholds& t) {
@@ -189,6 +207,8 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.ab_samples_per_round = in.integer_at_least(value, at, 1);
     } else if (key == "sampling") {
       apply_sampling(in, value, at, t.sampling);
+    } else if (key == "history") {
+      apply_history(in, value, at, t.history);
     } else if (key == "metrics") {
       in.fields(value, at, {}, [&](const std::string& name, const YAML::Node& m, const std::string& mat) {
         const auto& known = known_metrics();
@@ -207,13 +227,13 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
     in.fields(map, path,
               {"match", "significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
                "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds",
-               "ab_samples_per_round", "sampling", "metrics"},
+               "ab_samples_per_round", "sampling", "history", "metrics"},
               each);
   else
     in.fields(map, path,
               {"significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
                "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds",
-               "ab_samples_per_round", "sampling", "metrics"},
+               "ab_samples_per_round", "sampling", "history", "metrics"},
               each);
 }
 

@@ -9,7 +9,9 @@
 //     confirm: 1
 //     noise_factor: 4.0
 //     ab_max_regression_pct: 5        (also ab_min_rounds, ab_min_time_s, ab_max_rounds,
-//     ab_samples_per_round) sampling: {min_samples: 10, ...} metrics:
+//     ab_samples_per_round) sampling: {min_samples: 10, ...}
+//     history: {min_segment: 5, min_magnitude_pct: 0.5, significance: 0.001, drift_max_pct: 10}
+//     metrics:
 //       latency_ns: {direction: lower, min_allowed_pct: 2, min_change: 50}
 //   overrides:
 //     - match: {case: "copy/cpu/*", machine: "cpu-*"}
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "core/sampling_settings.h"
+#include "stats/change_points.h"
 
 namespace perfgate {
 
@@ -83,6 +86,8 @@ struct Thresholds {
   double ab_min_time_s = 2;          // and the time they must span: a burst cannot fill them all
   int ab_max_rounds = 400;
   int ab_samples_per_round = 3;  // batches each side takes per round
+  // Change points in a case's history and drift (`perfgate history --changes/--gate`).
+  ChangePointSettings history;
   // Only the judged metrics (MetricThreshold::judged) after resolve().
   std::map<std::string, MetricThreshold> metrics;
 };

@@ -10,6 +10,7 @@
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
 #include "report/breakdown.h"
+#include "report/history_changes.h"
 #include "report/svg_distribution.h"
 #include "report/svg_line_chart.h"
 #include "report/svg_roofline.h"
@@ -35,6 +36,46 @@ const std::vector<double>* latency_samples(const CaseResult& c) {
 std::string short_date(const std::string& iso) {
   // "2024-05-01T12:00:00Z" -> "05-01 12:00"
   return iso.size() >= 16 && iso[10] == 'T' ? iso.substr(5, 5) + " " + iso.substr(11, 5) : iso;
+}
+
+std::string point_tooltip(const HistoryPoint& p, const std::string& value) {
+  return fmt::format("{} {} {}: {} ({})", p.started_at, p.commit.substr(0, 8), p.run_id, value,
+                     to_string(p.verdict));
+}
+
+// A judged history: the runs, a step line through each segment's median, a dot per change point.
+std::string judged_history_figure(const CaseResult& c, const CaseHistory& h) {
+  auto format = [&](double v) { return format_history_value(h.metric, v); };
+  svg::LineSeries runs{c.id, {}}, segments{"segment medians", {}};
+  svg::LineChartAxes axes;
+  axes.x_title = "run";
+  axes.y_title = h.metric == metric::latency_ns ? "median latency" : "median " + h.metric;
+  axes.y_format =
+      h.metric == metric::latency_ns ? svg::Format(format_duration_ns) : svg::Format(svg::compact_number);
+  for (std::size_t i = 0; i < h.points.size(); ++i) {
+    runs.points.push_back({static_cast<double>(i), h.values[i],
+                           point_tooltip(h.points[i], format(h.values[i])),
+                           std::string(svg::verdict_colour(h.points[i].verdict))});
+    axes.x_labels.push_back(short_date(h.points[i].started_at));
+  }
+  for (const Segment& s : h.segmentation.segments) {
+    const std::string tip = fmt::format("segment of {} runs: median {}", s.end - s.begin, format(s.median));
+    segments.points.push_back({static_cast<double>(s.begin) - 0.5, s.median, tip, ""});
+    segments.points.push_back({static_cast<double>(s.end) - 0.5, s.median, tip, ""});
+  }
+  std::vector<svg::LineSeries> series{runs, segments};
+  for (const HistoryChange& change : h.changes)
+    series.push_back({fmt::format("{} {:+.1f}%{}", change.id, change.step.magnitude_pct,
+                                  change.boundary.empty() ? "" : " (new " + change.boundary + ")"),
+                      {{static_cast<double>(change.run_index), change.step.median_after,
+                        fmt::format("change point {} at run {} ({}..{}): {} -> {}, {:+.1f}%", change.id,
+                                    change.run_index, change.commit_before.substr(0, 10),
+                                    change.commit_after.substr(0, 10), format(change.step.median_before),
+                                    format(change.step.median_after), change.step.magnitude_pct),
+                        change.regression ? "#c62828" : "#2e7d32"}}});
+  return figure(case_caption(c) + fmt::format(" · {} runs · {} change point{}", h.points.size(),
+                                              h.changes.size(), h.changes.size() == 1 ? "" : "s"),
+                svg::line_chart_svg(series, axes, "History of " + c.id, 260));
 }
 
 }  // namespace
@@ -71,8 +112,9 @@ std::string roofline_section(const RunResult& run) {
   if (peak_gflops == 0)
     out += "<p class=\"meta\">No fma_peak case in this run: the compute ceiling is not drawn.</p>\n";
   if (peaks.cache_bandwidth_gbps > 0)
-    out += "<p class=\"meta\">Faint points: working set inside the last-level cache, judged against the "
-           "cache roof; full points against DRAM's.</p>\n";
+    out +=
+        "<p class=\"meta\">Faint points: working set inside the last-level cache, judged against the "
+        "cache roof; full points against DRAM's.</p>\n";
   return out;
 }
 
@@ -169,9 +211,17 @@ std::string sweep_section(const RunResult& run) {
 }
 
 std::string history_section(const RunResult& run,
-                            const std::map<std::string, std::vector<HistoryPoint>>& history) {
+                            const std::map<std::string, std::vector<HistoryPoint>>& history,
+                            const std::vector<CaseHistory>& changes) {
   std::string body;
   for (const CaseResult* c : worst_first(run)) {
+    const auto judged = std::find_if(changes.begin(), changes.end(), [&](const CaseHistory& h) {
+      return h.case_id == c->id && h.machine_id == run.fingerprint.machine_id;
+    });
+    if (judged != changes.end()) {
+      body += judged_history_figure(*c, *judged);
+      continue;
+    }
     auto it = history.find(c->id);
     if (it == history.end() || it->second.empty()) continue;
     svg::LineSeries series{c->id, {}};
@@ -183,9 +233,7 @@ std::string history_section(const RunResult& run,
       auto latency = p.medians.find(metric::latency_ns);
       if (latency == p.medians.end()) continue;
       const double x = static_cast<double>(series.points.size());
-      series.points.push_back({x, latency->second,
-                               fmt::format("{} {} {}: {} ({})", p.started_at, p.commit.substr(0, 8), p.run_id,
-                                           format_duration_ns(latency->second), to_string(p.verdict)),
+      series.points.push_back({x, latency->second, point_tooltip(p, format_duration_ns(latency->second)),
                                std::string(svg::verdict_colour(p.verdict))});
       axes.x_labels.push_back(short_date(p.started_at));
     }

@@ -7,6 +7,7 @@
 
 #include "perfgate/result.h"
 #include "store/history.h"
+#include "store/history_analysis.h"
 
 namespace perfgate::html {
 
@@ -19,9 +20,12 @@ std::string distribution_section(const RunResult& run, const RunResult* baseline
 // Cases of one kernel and backend that differ in one parameter axis: latency against that
 // axis, one line per setting of the other axes (e.g. matmul by wg, one line per tile).
 std::string sweep_section(const RunResult& run);
-// Per case of the run with history: its median latency run after run.
+// Per case of the run with history: its median latency run after run; where the history was
+// judged (`changes`), the judged metric instead, with each segment's median drawn as a step line
+// and each change point as a dot of its own.
 std::string history_section(const RunResult& run,
-                            const std::map<std::string, std::vector<HistoryPoint>>& history);
+                            const std::map<std::string, std::vector<HistoryPoint>>& history,
+                            const std::vector<CaseHistory>& changes = {});
 
 // A sweep found in a run: the axis that varies and one series per setting of the others.
 struct SweepLine {

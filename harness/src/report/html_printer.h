@@ -9,6 +9,7 @@
 
 #include "perfgate/result.h"
 #include "store/history.h"
+#include "store/history_analysis.h"
 
 namespace perfgate {
 
@@ -17,6 +18,8 @@ struct HtmlInputs {
   const RunResult* baseline = nullptr;
   // Per case id, its history oldest first (store/history.h); cases without one get no trend.
   std::map<std::string, std::vector<HistoryPoint>> history;
+  // The same history judged (store/history_analysis.h): its trends mark segments and change points.
+  std::vector<CaseHistory> history_changes;
 };
 
 std::string render_html(const RunResult& run, const HtmlInputs& inputs = {});

@@ -1,7 +1,10 @@
 #pragma once
 // The history store: one JSON Lines file per machine (`<dir>/<machine id>.jsonl`) under a folder
-// the user chooses, one line per case per run with the run's medians. The HTML trend plots and
-// `perfgate history CASE` read it.
+// the user chooses, one line per case per run with what judging the run later needs: per metric
+// the run's median and spread, the commit, the device, the perfgate version, the kernel source
+// hash and the driver. Appends hold a lock beside the file (`<machine id>.jsonl.lock`), so runs
+// appended by several processes at once all land, each line whole. The HTML trend plots,
+// `perfgate history` and its change points (store/history_analysis.h) read it.
 #include <filesystem>
 #include <map>
 #include <string>
@@ -20,12 +23,21 @@ struct HistoryPoint {
   std::string case_id;
   Verdict verdict = Verdict::no_baseline;
   std::map<std::string, double> medians;  // metric name -> median of the run's samples
+  // metric name -> the run's own spread: 1.4826 x the median absolute deviation of its samples
+  // (a robust sigma, in the metric's unit). Absent in lines written before it was recorded.
+  std::map<std::string, double> spreads;
+  std::string device_uuid;
+  std::string perfgate_version;
+  std::string source_hash;  // the case's kernel source (+ SPIR-V) hash
+  std::string driver;       // the device's driver version
 };
 
 std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id);
 
 // Appends one line per case that has metrics. A run already in the file is not appended again,
 // so appending the same results twice keeps one entry. Returns the number of lines written.
+// A file whose last line was cut short (a writer killed mid-line) is refused with an error
+// naming the file and line: appending after it would glue two entries into one bad line.
 int append_history(const std::filesystem::path& dir, const RunResult& run);
 
 // Every entry of a case, oldest first (by start time, then file order). An empty machine id

@@ -1,0 +1,50 @@
+#include "notify/change_point_alert.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace perfgate {
+
+Alert make_change_point_alert(const CaseHistory& history, const HistoryChange& change, const CiContext& ci,
+                              PayloadFormat format, std::int64_t now_unix_ms) {
+  Alert alert;
+  alert.id = alert_id("change-point:" + change.id);
+  alert.run_id = change.run_after;
+  alert.created_at_ms = now_unix_ms;
+  const std::string text = fmt::format(
+      "perfgate: {} on {} became {:+.1f}% slower (interval {:+.1f}% to {:+.1f}%) between {} and {}{}; "
+      "accept it with `perfgate history ack {} --by NAME --reason TEXT`",
+      history.case_id, history.machine_id, change.step.magnitude_pct, change.step.low_pct,
+      change.step.high_pct, change.commit_before.substr(0, 12), change.commit_after.substr(0, 12),
+      change.boundary.empty() ? "" : " (new " + change.boundary + ")", change.id);
+  if (format == PayloadFormat::slack) {
+    alert.body = nlohmann::json{{"text", ci.url.empty() ? text : text + " <" + ci.url + "|CI job>"}}.dump();
+    return alert;
+  }
+  alert.body = nlohmann::json{
+      {"schema", kChangePointSchema},
+      {"id", alert.id},
+      {"change_id", change.id},
+      {"machine_id", history.machine_id},
+      {"case", history.case_id},
+      {"metric", history.metric},
+      {"run_index", change.run_index},
+      {"runs", history.points.size()},
+      {"commit_before", change.commit_before},
+      {"commit_after", change.commit_after},
+      {"run_before", change.run_before},
+      {"run_after", change.run_after},
+      {"median_before", change.step.median_before},
+      {"median_after", change.step.median_after},
+      {"change_pct", change.step.magnitude_pct},
+      {"interval_pct", {change.step.low_pct, change.step.high_pct}},
+      {"p_value", change.step.p_value},
+      {"known_boundary", change.boundary},
+      {"ci_url", ci.url},
+      {"text",
+       text}}.dump();
+  return alert;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,131 @@
+#include "report/history_changes.h"
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "perfgate/metric_names.h"
+#include "report/markdown_text.h"
+
+namespace perfgate {
+namespace {
+
+std::string commit_range(const HistoryChange& c) {
+  return fmt::format("{}..{}", c.commit_before.substr(0, 10), c.commit_after.substr(0, 10));
+}
+
+std::string kind(const HistoryChange& c) {
+  std::string k = c.regression ? "regression" : "improvement";
+  if (!c.boundary.empty()) k += " (new " + c.boundary + ")";
+  return k;
+}
+
+std::string status(const HistoryChange& c) {
+  if (c.acknowledged) return "acknowledged by " + c.acknowledged->by;
+  return c.regression ? "OPEN" : "";
+}
+
+std::string drift_line(const CaseHistory& h) {
+  std::string line = fmt::format("newest segment {:+.1f}% vs the best", h.drift.vs_best_pct);
+  if (h.baseline_median > 0) line += fmt::format(", {:+.1f}% vs the baseline", h.drift.vs_reference_pct);
+  line += fmt::format(" (drift allowed {:g}%)", h.settings.drift_max_pct);
+  if (h.drift.exceeded)
+    line +=
+        h.drift_acknowledged ? " DRIFT, acknowledged by " + h.drift_acknowledged->by : " DRIFT " + h.drift_id;
+  return line;
+}
+
+}  // namespace
+
+std::string format_history_value(const std::string& metric, double value) {
+  return metric == metric::latency_ns ? format_duration_ns(value) : fixed_digits(value, 4);
+}
+
+std::string render_changes_table(const std::vector<CaseHistory>& histories) {
+  std::string out;
+  for (const CaseHistory& h : histories) {
+    out += fmt::format("{} on {} ({}, {} runs, {} segment{})\n", h.case_id, h.machine_id, h.metric,
+                       h.points.size(), h.segmentation.segments.size(),
+                       h.segmentation.segments.size() == 1 ? "" : "s");
+    if (!h.changes.empty())
+      out += fmt::format("  {:<15}  {:>4}  {:<22}  {:>10}  {:>10}  {:>24}  {:<12}  {}\n", "id", "run",
+                         "commits", "before", "after", "change (interval)", "kind", "status");
+    for (const HistoryChange& c : h.changes)
+      out += fmt::format(
+          "  {:<15}  {:>4}  {:<22}  {:>10}  {:>10}  {:>24}  {:<12}  {}\n", c.id, c.run_index, commit_range(c),
+          format_history_value(h.metric, c.step.median_before),
+          format_history_value(h.metric, c.step.median_after),
+          fmt::format("{:+.1f}% ({:+.1f}..{:+.1f})", c.step.magnitude_pct, c.step.low_pct, c.step.high_pct),
+          kind(c), status(c));
+    out += "  " + drift_line(h) + "\n";
+  }
+  return out;
+}
+
+nlohmann::json changes_json(const std::vector<CaseHistory>& histories) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CaseHistory& h : histories) {
+    nlohmann::json segments = nlohmann::json::array(), changes = nlohmann::json::array();
+    for (const Segment& s : h.segmentation.segments)
+      segments.push_back({{"first_run", s.begin}, {"runs", s.end - s.begin}, {"median", s.median}});
+    for (const HistoryChange& c : h.changes) {
+      nlohmann::json j{{"id", c.id},
+                       {"run_index", c.run_index},
+                       {"commit_before", c.commit_before},
+                       {"commit_after", c.commit_after},
+                       {"run_before", c.run_before},
+                       {"run_after", c.run_after},
+                       {"started_at", c.started_after},
+                       {"median_before", c.step.median_before},
+                       {"median_after", c.step.median_after},
+                       {"change_pct", c.step.magnitude_pct},
+                       {"interval_pct", {c.step.low_pct, c.step.high_pct}},
+                       {"p_value", c.step.p_value},
+                       {"regression", c.regression},
+                       {"known_boundary", c.boundary},
+                       {"acknowledged", c.acknowledged.has_value()}};
+      if (c.acknowledged) j["acknowledged_by"] = c.acknowledged->by, j["ack_reason"] = c.acknowledged->reason;
+      changes.push_back(std::move(j));
+    }
+    cases.push_back({{"case", h.case_id},
+                     {"machine_id", h.machine_id},
+                     {"metric", h.metric},
+                     {"runs", h.points.size()},
+                     {"segments", segments},
+                     {"changes", changes},
+                     {"drift",
+                      {{"id", h.drift_id},
+                       {"vs_best_pct", h.drift.vs_best_pct},
+                       {"vs_baseline_pct", h.drift.vs_reference_pct},
+                       {"baseline_median", h.baseline_median},
+                       {"max_pct", h.settings.drift_max_pct},
+                       {"exceeded", h.drift.exceeded},
+                       {"acknowledged", h.drift_acknowledged.has_value()}}}});
+  }
+  return {{"schema", "perfgate.history-changes.v1"}, {"cases", cases}};
+}
+
+std::string render_history_markdown(const std::vector<CaseHistory>& histories) {
+  std::string rows;
+  for (const CaseHistory& h : histories) {
+    for (const HistoryChange& c : h.changes)
+      rows += fmt::format("| {} | `{}` | {} | `{}` | {} → {} | {:+.1f}% ({:+.1f} to {:+.1f}) | {} |\n",
+                          markdown_cell(h.case_id), c.id, c.run_index, markdown_code(commit_range(c)),
+                          format_history_value(h.metric, c.step.median_before),
+                          format_history_value(h.metric, c.step.median_after), c.step.magnitude_pct,
+                          c.step.low_pct, c.step.high_pct, markdown_cell(kind(c) + " " + status(c)));
+    if (h.drift.exceeded)
+      rows +=
+          fmt::format("| {} | `{}` | | | | {:+.1f}% vs best | {} |\n", markdown_cell(h.case_id), h.drift_id,
+                      h.drift.vs_best_pct,
+                      markdown_cell(h.drift_acknowledged
+                                        ? "drift, acknowledged by " + h.drift_acknowledged->by
+                                        : "drift past " + fmt::format("{:g}%", h.settings.drift_max_pct)));
+  }
+  if (rows.empty()) return "";
+  return "## History\n\nChange points found in each case's history (`perfgate history --changes`); "
+         "acknowledge an accepted one with `perfgate history ack ID --by NAME --reason TEXT`.\n\n"
+         "| case | id | run | commits | median | change (interval) | |\n|---|---|---|---|---|---|---|\n" +
+         rows;
+}
+
+}  // namespace perfgate

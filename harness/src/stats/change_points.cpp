@@ -1,0 +1,237 @@
+#include "stats/change_points.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "stats/summary.h"
+
+namespace perfgate {
+namespace {
+
+// The regularized incomplete beta function I_x(a, b), by its continued fraction (modified
+// Lentz), using the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges slowly.
+double incomplete_beta(double x, double a, double b) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(1 - x, b, a);
+  const double front =
+      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) /
+      a;
+  constexpr double tiny = 1e-300;
+  double f = 1, c = 1, d = 0;
+  for (int i = 0; i <= 400; ++i) {
+    const int m = i / 2;
+    double numerator;
+    if (i == 0)
+      numerator = 1;
+    else if (i % 2 == 0)
+      numerator = (m * (b - m) * x) / ((a + 2.0 * m - 1) * (a + 2.0 * m));
+    else
+      numerator = -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1));
+    d = 1 + numerator * d;
+    if (std::fabs(d) < tiny) d = tiny;
+    d = 1 / d;
+    c = 1 + numerator / c;
+    if (std::fabs(c) < tiny) c = tiny;
+    const double delta = c * d;
+    f *= delta;
+    if (std::fabs(1 - delta) < 1e-14) break;
+  }
+  return front * (f - 1);
+}
+
+// Sums of the log values and their squares, so any range's mean and variance cost O(1).
+class Prefix {
+ public:
+  explicit Prefix(std::span<const double> logs) : sum_(logs.size() + 1), squares_(logs.size() + 1) {
+    const double offset = logs.empty() ? 0 : logs[0];  // keeps the squares' sums well conditioned
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+      const double x = logs[i] - offset;
+      sum_[i + 1] = sum_[i] + x;
+      squares_[i + 1] = squares_[i] + x * x;
+    }
+  }
+  double mean(int begin, int end) const { return (sum_[end] - sum_[begin]) / (end - begin); }
+  // Sample variance (n - 1), never below a relative spread of 1e-6: identical runs still test.
+  double variance(int begin, int end) const {
+    const int n = end - begin;
+    if (n < 2) return 1e-12;
+    const double m = mean(begin, end);
+    const double v = (squares_[end] - squares_[begin] - n * m * m) / (n - 1);
+    return std::max(v, 1e-12);
+  }
+
+ private:
+  std::vector<double> sum_, squares_;
+};
+
+struct TTest {
+  double t = 0, df = 1, difference = 0, standard_error = 0, p = 1;
+};
+
+// Student's t with the pooled variance: a short side cannot claim a small spread of its own
+// (five runs that all fell in one mode of a bimodal case would, under Welch's test).
+TTest t_test(const Prefix& prefix, int begin, int cut, int end) {
+  const int na = cut - begin, nb = end - cut;
+  TTest w;
+  w.df = std::max(1, na + nb - 2);
+  const double pooled =
+      std::max(((na - 1) * prefix.variance(begin, cut) + (nb - 1) * prefix.variance(cut, end)) / w.df, 1e-12);
+  w.difference = prefix.mean(cut, end) - prefix.mean(begin, cut);
+  w.standard_error = std::sqrt(pooled * (1.0 / na + 1.0 / nb));
+  w.t = w.difference / w.standard_error;
+  w.p = student_t_p(w.t, w.df);
+  return w;
+}
+
+// Binary segmentation of [begin, end): appends the cuts it finds.
+void split(const Prefix& prefix, int begin, int end, const ChangePointSettings& s, std::vector<int>& cuts) {
+  const int m = s.min_segment;
+  const int candidates = end - begin - 2 * m + 1;
+  if (candidates < 1) return;
+  int best = -1;
+  double best_t = -1;
+  for (int k = begin + m; k <= end - m; ++k) {
+    const double t = std::fabs(t_test(prefix, begin, k, end).t);
+    if (t > best_t) best_t = t, best = k;
+  }
+  if (t_test(prefix, begin, best, end).p * candidates >= s.significance) return;
+  cuts.push_back(best);
+  split(prefix, begin, best, s, cuts);
+  split(prefix, best, end, s, cuts);
+}
+
+struct Cut {
+  int index = 0;
+  bool known = false;
+};
+
+// How strongly the cut between [begin, cut) and [cut, end) stands: its corrected p-value, or
+// infinity when it cannot stand at all (too short a side, too small a step).
+double weakness(const Prefix& prefix, int begin, const Cut& cut, int end, const ChangePointSettings& s) {
+  const int m = std::max(s.min_segment, 2);
+  if (cut.index - begin < m || end - cut.index < m) return std::numeric_limits<double>::infinity();
+  const TTest w = t_test(prefix, begin, cut.index, end);
+  if (100 * std::fabs(std::expm1(w.difference)) < s.min_magnitude_pct)
+    return std::numeric_limits<double>::infinity();
+  const double looked_at = cut.known ? 1 : std::max(1, end - begin - 2 * s.min_segment + 1);
+  const double corrected = w.p * looked_at;
+  return corrected < s.significance ? 0 : corrected;  // 0: stands
+}
+
+}  // namespace
+
+double student_t_p(double t, double df) {
+  if (!std::isfinite(t)) return 0;
+  return incomplete_beta(df / (df + t * t), df / 2, 0.5);
+}
+
+double student_t_quantile(double p, double df) {
+  double low = 0, high = 1;
+  while (student_t_p(high, df) > p && high < 1e12) high *= 2;
+  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
+    const double mid = (low + high) / 2;
+    (student_t_p(mid, df) > p ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+Segmentation find_change_points(std::span<const double> values, std::span<const int> boundaries,
+                                const ChangePointSettings& s) {
+  const int n = static_cast<int>(values.size());
+  std::vector<double> logs;
+  logs.reserve(values.size());
+  for (double v : values) {
+    if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument("change points need positive values");
+    logs.push_back(std::log(v));
+  }
+  const Prefix prefix(logs);
+
+  // 1. Known boundaries; 2. binary segmentation within each piece.
+  std::vector<int> known;
+  for (int b : boundaries)
+    if (b > 0 && b < n) known.push_back(b);
+  std::sort(known.begin(), known.end());
+  known.erase(std::unique(known.begin(), known.end()), known.end());
+  std::vector<Cut> cuts;
+  int begin = 0;
+  for (std::size_t i = 0; i <= known.size(); ++i) {
+    const int end = i < known.size() ? known[i] : n;
+    std::vector<int> found;
+    split(prefix, begin, end, s, found);
+    for (int f : found) cuts.push_back({f, false});
+    if (i < known.size()) cuts.push_back({end, true});
+    begin = end;
+  }
+  std::sort(cuts.begin(), cuts.end(), [](const Cut& a, const Cut& b) { return a.index < b.index; });
+
+  // 3. Merge: remove the weakest failing cut until every cut stands.
+  for (;;) {
+    int weakest = -1;
+    double worst = 0;
+    for (std::size_t i = 0; i < cuts.size(); ++i) {
+      const int left = i == 0 ? 0 : cuts[i - 1].index;
+      const int right = i + 1 == cuts.size() ? n : cuts[i + 1].index;
+      const double w = weakness(prefix, left, cuts[i], right, s);
+      if (w > worst) worst = w, weakest = static_cast<int>(i);
+    }
+    if (weakest < 0) break;
+    cuts.erase(cuts.begin() + weakest);
+  }
+
+  Segmentation out;
+  if (n == 0) return out;
+  std::vector<int> edges{0};
+  for (const Cut& c : cuts) edges.push_back(c.index);
+  edges.push_back(n);
+  for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
+    Segment seg{edges[i], edges[i + 1], 0, 0};
+    seg.median = median(values.subspan(seg.begin, seg.end - seg.begin));
+    seg.centre = std::exp(prefix.mean(seg.begin, seg.end) + logs[0]);
+    out.segments.push_back(seg);
+  }
+  for (std::size_t i = 0; i < cuts.size(); ++i) {
+    const Segment& a = out.segments[i];
+    const Segment& b = out.segments[i + 1];
+    const TTest w = t_test(prefix, a.begin, b.begin, b.end);
+    const double half = student_t_quantile(s.significance, w.df) * w.standard_error;
+    ChangePoint c;
+    c.index = b.begin;
+    c.median_before = a.median;
+    c.median_after = b.median;
+    c.magnitude_pct = 100 * std::expm1(w.difference);
+    c.low_pct = 100 * std::expm1(w.difference - half);
+    c.high_pct = 100 * std::expm1(w.difference + half);
+    c.p_value = w.p;
+    c.known_boundary = cuts[i].known;
+    out.changes.push_back(c);
+  }
+  return out;
+}
+
+Drift find_drift(const Segmentation& segmentation, double reference, bool lower_is_better,
+                 const ChangePointSettings& s) {
+  Drift d;
+  if (segmentation.segments.empty()) return d;
+  // Worse is larger when lower is better: compare in that orientation.
+  auto worse_pct = [&](double now, double then) {
+    return 100 * (lower_is_better ? now / then - 1 : then / now - 1);
+  };
+  const auto& segments = segmentation.segments;
+  for (std::size_t i = 1; i < segments.size(); ++i) {
+    const bool better = lower_is_better ? segments[i].centre < segments[d.best_segment].centre
+                                        : segments[i].centre > segments[d.best_segment].centre;
+    if (better) d.best_segment = static_cast<int>(i);
+  }
+  const Segment& newest = segments.back();
+  d.vs_best_pct = worse_pct(newest.centre, segments[d.best_segment].centre);
+  // A reference is compared only once the newest segment is long enough to stand on its own.
+  if (reference > 0 && newest.end - newest.begin >= s.min_segment)
+    d.vs_reference_pct = worse_pct(newest.centre, reference);
+  d.exceeded = d.vs_best_pct > s.drift_max_pct || d.vs_reference_pct > s.drift_max_pct;
+  return d;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,80 @@
+#include "store/history_log.h"
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/file_lock.h"
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+using nlohmann::json;
+
+void append_line(const std::filesystem::path& file, const json& line) {
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec) throw Error(file.parent_path().string() + ": cannot create the history folder: " + ec.message());
+  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60));
+  std::ofstream out(file, std::ios::app | std::ios::binary);
+  out << line.dump() + "\n";
+  out.flush();
+  if (!out) throw Error(file.string() + ": cannot append to the log");
+}
+
+template <typename Visit>
+void for_each_entry(const std::filesystem::path& file, Visit visit) {
+  std::ifstream in(file);
+  if (!in) return;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      const json j = json::parse(line);
+      visit(j);
+    } catch (const json::exception& e) {
+      throw located_error(file.string(), number, "", std::string("not a log entry: ") + e.what());
+    }
+  }
+}
+
+}  // namespace
+
+std::filesystem::path acknowledgements_file(const std::filesystem::path& history_dir) {
+  return history_dir / "ACKNOWLEDGED.log";
+}
+
+std::filesystem::path alerted_file(const std::filesystem::path& history_dir) {
+  return history_dir / "ALERTED.log";
+}
+
+void append_acknowledgement(const std::filesystem::path& history_dir, const Acknowledgement& ack) {
+  if (ack.id.empty()) throw Error("history ack: the id is empty");
+  if (ack.by.empty()) throw Error("history ack: --by NAME is required (who accepts the change)");
+  if (ack.reason.empty()) throw Error("history ack: --reason TEXT is required (why the change is accepted)");
+  append_line(acknowledgements_file(history_dir),
+              {{"id", ack.id}, {"by", ack.by}, {"reason", ack.reason}, {"at", ack.at}});
+}
+
+std::map<std::string, Acknowledgement> read_acknowledgements(const std::filesystem::path& history_dir) {
+  std::map<std::string, Acknowledgement> acks;
+  for_each_entry(acknowledgements_file(history_dir), [&](const json& j) {
+    Acknowledgement a{j.at("id"), j.at("by"), j.at("reason"), j.value("at", "")};
+    acks.try_emplace(a.id, a);
+  });
+  return acks;
+}
+
+void append_alerted(const std::filesystem::path& history_dir, const std::string& id, const std::string& at) {
+  append_line(alerted_file(history_dir), {{"id", id}, {"at", at}});
+}
+
+std::set<std::string> read_alerted(const std::filesystem::path& history_dir) {
+  std::set<std::string> ids;
+  for_each_entry(alerted_file(history_dir),
+                 [&](const json& j) { ids.insert(j.at("id").get<std::string>()); });
+  return ids;
+}
+
+}  // namespace perfgate

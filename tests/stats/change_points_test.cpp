@@ -1,0 +1,167 @@
+#include "stats/change_points.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace perfgate {
+namespace {
+
+// A run's value: `level` times a log-normal noise of `sigma` (relative), seeded.
+std::vector<double> series(const std::vector<double>& levels, double sigma, unsigned seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0, sigma);
+  std::vector<double> out;
+  for (double level : levels) out.push_back(level * std::exp(noise(random)));
+  return out;
+}
+
+std::vector<double> steps(std::initializer_list<std::pair<int, double>> pieces) {
+  std::vector<double> levels;
+  for (auto [runs, level] : pieces) levels.insert(levels.end(), runs, level);
+  return levels;
+}
+
+TEST(ChangePoints, StudentTMatchesKnownValues) {
+  // scipy.stats.t.sf(2.0, 10) * 2 = 0.0733880; t.sf(3.0, 4.5) * 2 = 0.0347370.
+  EXPECT_NEAR(student_t_p(2.0, 10), 0.0733880, 1e-6);
+  EXPECT_NEAR(student_t_p(-2.0, 10), 0.0733880, 1e-6);
+  EXPECT_NEAR(student_t_p(0, 7), 1.0, 1e-12);
+  EXPECT_NEAR(student_t_quantile(0.0733880, 10), 2.0, 1e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 1e6), 1.959964, 1e-4);
+}
+
+TEST(ChangePoints, OneStepIsFoundAtItsRunWithItsMagnitude) {
+  const ChangePointSettings s;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const auto values = series(steps({{30, 100}, {10, 110}}), 0.01, seed);
+    const Segmentation found = find_change_points(values, {}, s);
+    ASSERT_EQ(found.changes.size(), 1u) << "seed " << seed;
+    const ChangePoint& c = found.changes[0];
+    EXPECT_NEAR(c.index, 30, 1) << "seed " << seed;
+    EXPECT_NEAR(c.magnitude_pct, 10, 1.5);
+    EXPECT_LT(c.low_pct, c.magnitude_pct);
+    EXPECT_GT(c.high_pct, c.magnitude_pct);
+    EXPECT_LT(c.low_pct, 10);
+    EXPECT_GT(c.high_pct, 10);
+    EXPECT_NEAR(c.median_before, 100, 1.5);
+    EXPECT_NEAR(c.median_after, 110, 1.5);
+    EXPECT_FALSE(c.known_boundary);
+    ASSERT_EQ(found.segments.size(), 2u);
+    EXPECT_EQ(found.segments[1].end, 40);
+  }
+}
+
+TEST(ChangePoints, StationaryNoiseHasNoChangePoint) {
+  const ChangePointSettings s;
+  int false_changes = 0;
+  for (unsigned seed = 1; seed <= 100; ++seed)
+    false_changes +=
+        static_cast<int>(find_change_points(series(steps({{40, 100}}), 0.02, seed), {}, s).changes.size());
+  EXPECT_EQ(false_changes, 0);
+}
+
+TEST(ChangePoints, OneOutlierRunIsNoChangePoint) {
+  const ChangePointSettings s;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    auto values = series(steps({{40, 100}}), 0.01, seed);
+    values[20] *= 2;    // one run twice as slow
+    values[38] *= 1.5;  // and one near the end
+    EXPECT_TRUE(find_change_points(values, {}, s).changes.empty()) << "seed " << seed;
+  }
+}
+
+TEST(ChangePoints, BimodalRunsAreNoChangePoint) {
+  // Each run lands in one of two modes 6% apart, at random: stationary, however jumpy.
+  const ChangePointSettings s;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 pick(seed + 1000);
+    std::vector<double> levels;
+    for (int i = 0; i < 60; ++i) levels.push_back(pick() % 2 ? 106 : 100);
+    EXPECT_TRUE(find_change_points(series(levels, 0.005, seed), {}, s).changes.empty()) << "seed " << seed;
+  }
+}
+
+TEST(ChangePoints, ARampIsCutAndItsDriftFails) {
+  // 40 runs, each 0.5% slower than the one before: 22% in all, no single step.
+  std::vector<double> levels;
+  for (int i = 0; i < 40; ++i) levels.push_back(100 * std::pow(1.005, i));
+  const ChangePointSettings s;
+  const Segmentation found = find_change_points(series(levels, 0.01, 7), {}, s);
+  ASSERT_GE(found.changes.size(), 1u);
+  for (const ChangePoint& c : found.changes) EXPECT_GT(c.magnitude_pct, 0);
+  const Drift drift = find_drift(found, 0, true, s);
+  EXPECT_EQ(drift.best_segment, 0);
+  EXPECT_GT(drift.vs_best_pct, s.drift_max_pct);
+  EXPECT_TRUE(drift.exceeded);
+}
+
+TEST(ChangePoints, AStaircaseOfSmallStepsFailsOnDrift) {
+  // Steps of +4%, each under a 5% allowance; drift fails once the newest is 10% past the best.
+  ChangePointSettings s;
+  s.drift_max_pct = 10;
+  const auto two = find_change_points(series(steps({{10, 100}, {10, 104}, {10, 108.16}}), 0.01, 3), {}, s);
+  EXPECT_FALSE(find_drift(two, 0, true, s).exceeded);
+  const auto three =
+      find_change_points(series(steps({{10, 100}, {10, 104}, {10, 108.16}, {10, 112.49}}), 0.01, 3), {}, s);
+  EXPECT_EQ(three.changes.size(), 3u);
+  const Drift drift = find_drift(three, 0, true, s);
+  EXPECT_NEAR(drift.vs_best_pct, 12.5, 1.5);
+  EXPECT_TRUE(drift.exceeded);
+}
+
+TEST(ChangePoints, DriftAgainstTheReference) {
+  ChangePointSettings s;
+  const auto flat = find_change_points(series(steps({{20, 112}}), 0.01, 4), {}, s);
+  EXPECT_NEAR(find_drift(flat, 100, true, s).vs_reference_pct, 12, 1);
+  EXPECT_TRUE(find_drift(flat, 100, true, s).exceeded);
+  EXPECT_FALSE(find_drift(flat, 110, true, s).exceeded);
+  // Higher is better (bandwidth): a fall is worse.
+  EXPECT_NEAR(find_drift(flat, 125, false, s).vs_reference_pct, 11.6, 1);
+}
+
+TEST(ChangePoints, AHistoryShorterThanTheMinimumSegmentHasNone) {
+  const ChangePointSettings s;  // min_segment 5
+  const auto values = series(steps({{4, 100}, {4, 150}}), 0.01, 5);
+  const Segmentation found = find_change_points(values, {}, s);
+  EXPECT_TRUE(found.changes.empty());
+  ASSERT_EQ(found.segments.size(), 1u);
+  EXPECT_EQ(found.segments[0].end, 8);
+  EXPECT_TRUE(find_change_points(std::vector<double>{}, {}, s).segments.empty());
+  EXPECT_EQ(find_change_points(std::vector<double>{5.0}, {}, s).segments.size(), 1u);
+}
+
+TEST(ChangePoints, ASourceHashBoundaryIsAKnownChangePoint) {
+  const ChangePointSettings s;
+  const std::vector<int> boundary{30};
+  // A step at the boundary is reported there, marked known.
+  const auto stepped = find_change_points(series(steps({{30, 100}, {10, 104}}), 0.01, 6), boundary, s);
+  ASSERT_EQ(stepped.changes.size(), 1u);
+  EXPECT_EQ(stepped.changes[0].index, 30);
+  EXPECT_TRUE(stepped.changes[0].known_boundary);
+  // No step at the boundary: the two builds merge into one segment, nothing reported.
+  const auto same = find_change_points(series(steps({{40, 100}}), 0.01, 6), boundary, s);
+  EXPECT_TRUE(same.changes.empty());
+  // A boundary with too few runs after it says nothing yet.
+  const auto young = find_change_points(series(steps({{30, 100}, {3, 130}}), 0.01, 6), boundary, s);
+  EXPECT_TRUE(young.changes.empty());
+}
+
+TEST(ChangePoints, StepsUnderTheMagnitudeFloorAreMerged) {
+  ChangePointSettings s;
+  s.min_magnitude_pct = 2;
+  // +1% with 0.1% noise is significant, but under the floor.
+  EXPECT_TRUE(find_change_points(series(steps({{20, 100}, {20, 101}}), 0.001, 8), {}, s).changes.empty());
+  s.min_magnitude_pct = 0.5;
+  EXPECT_EQ(find_change_points(series(steps({{20, 100}, {20, 101}}), 0.001, 8), {}, s).changes.size(), 1u);
+}
+
+TEST(ChangePoints, RejectsNonPositiveValues) {
+  const ChangePointSettings s;
+  EXPECT_THROW(find_change_points(std::vector<double>{1, 0, 1}, {}, s), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace perfgate

@@ -1,0 +1,109 @@
+#include "store/history_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+// `runs` points of one case, `relative_latency` = level x seeded noise, the source hash changing
+// from run `new_source` on (never when negative), the level rising by `step_pct` there.
+std::vector<HistoryPoint> series(int runs, int new_source, double step_pct, unsigned seed = 1) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0, 0.01);
+  std::vector<HistoryPoint> points;
+  for (int i = 0; i < runs; ++i) {
+    HistoryPoint p;
+    p.machine_id = "cpu-test-2t";
+    p.case_id = "copy/cpu/n=1048576";
+    p.run_id = "run-" + std::to_string(i);
+    p.commit = "commit" + std::to_string(i);
+    p.started_at = std::to_string(1000 + i);
+    const bool after = new_source >= 0 && i >= new_source;
+    p.source_hash = after ? "sha256:new" : "sha256:old";
+    p.medians["relative_latency"] = (after ? 1 + step_pct / 100 : 1.0) * std::exp(noise(random));
+    p.medians["latency_ns"] = 1e6 * p.medians["relative_latency"];
+    points.push_back(p);
+  }
+  return points;
+}
+
+ThresholdSet thresholds() {
+  return ThresholdSet::from_yaml_text("defaults:\n  history: {min_magnitude_pct: 2, drift_max_pct: 10}\n",
+                                      "t.yaml");
+}
+
+TEST(HistoryAnalysis, AStepAtANewSourceIsAKnownBoundaryWithItsCommitRange) {
+  const auto histories = analyse_history(series(40, 30, 10), thresholds(), nullptr, {});
+  ASSERT_EQ(histories.size(), 1u);
+  const CaseHistory& h = histories[0];
+  EXPECT_EQ(h.metric, "relative_latency");
+  ASSERT_EQ(h.changes.size(), 1u);
+  const HistoryChange& c = h.changes[0];
+  EXPECT_EQ(c.run_index, 30);
+  EXPECT_EQ(c.commit_before, "commit29");
+  EXPECT_EQ(c.commit_after, "commit30");
+  EXPECT_EQ(c.boundary, "kernel source");
+  EXPECT_TRUE(c.regression);
+  EXPECT_EQ(c.id.rfind("cp-", 0), 0u);
+  EXPECT_EQ(h.open_regressions().size(), 1u);
+  // The id is the same when the history grows.
+  const auto longer = analyse_history(series(45, 30, 10), thresholds(), nullptr, {});
+  ASSERT_EQ(longer[0].changes.size(), 1u);
+  EXPECT_EQ(longer[0].changes[0].id, c.id);
+}
+
+TEST(HistoryAnalysis, AnAcknowledgedChangeIsNotOpen) {
+  const auto first = analyse_history(series(40, 30, 10), thresholds(), nullptr, {});
+  const std::string id = first[0].changes[0].id;
+  const std::map<std::string, Acknowledgement> acks{{id, {id, "alice", "wanted", "now"}}};
+  const auto again = analyse_history(series(40, 30, 10), thresholds(), nullptr, acks);
+  ASSERT_TRUE(again[0].changes[0].acknowledged);
+  EXPECT_EQ(again[0].changes[0].acknowledged->by, "alice");
+  EXPECT_TRUE(again[0].open_regressions().empty());
+  // A 15% step drifts past the 10% allowed, until it is accepted: then the new level is the best.
+  const auto big = analyse_history(series(40, 30, 15), thresholds(), nullptr, {});
+  EXPECT_TRUE(big[0].drift_fails());
+  const std::string big_id = big[0].changes[0].id;
+  const auto accepted = analyse_history(series(40, 30, 15), thresholds(), nullptr,
+                                        {{big_id, {big_id, "alice", "wanted", "now"}}});
+  EXPECT_FALSE(accepted[0].drift.exceeded);
+  EXPECT_EQ(accepted[0].drift.best_segment, 1);
+}
+
+TEST(HistoryAnalysis, NothingChangedNothingReported) {
+  const auto histories = analyse_history(series(40, -1, 0), thresholds(), nullptr, {});
+  EXPECT_TRUE(histories[0].changes.empty());
+  EXPECT_FALSE(histories[0].drift_fails());
+}
+
+TEST(HistoryAnalysis, AcknowledgementsAndAlertsAreLogged) {
+  const auto dir = std::filesystem::temp_directory_path() / "perfgate-history-log-test";
+  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(read_acknowledgements(dir).empty());
+  EXPECT_THROW(append_acknowledgement(dir, {"cp-1", "alice", "", "now"}), Error);
+  append_acknowledgement(dir, {"cp-1", "alice", "wanted", "t1"});
+  append_acknowledgement(dir, {"cp-1", "bob", "again", "t2"});
+  const auto acks = read_acknowledgements(dir);
+  ASSERT_EQ(acks.size(), 1u);
+  EXPECT_EQ(acks.at("cp-1").by, "alice");  // the first stands
+  append_alerted(dir, "cp-1", "t3");
+  EXPECT_EQ(read_alerted(dir).count("cp-1"), 1u);
+  std::ofstream(alerted_file(dir), std::ios::app) << "{broken\n";
+  try {
+    read_alerted(dir);
+    FAIL() << "a broken log line must be an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ALERTED.log:2"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace perfgate

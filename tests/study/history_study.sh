@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# History study: BASE_RUNS separate runs of a selection appended to a history, then, for each
+# slowed build (tests/study/slowdown.py: copy does PCT% more work, case ids unchanged), RUNS
+# more runs of it; then `perfgate history --changes` (table and JSON) and `--gate`. Each run is
+# a separate `perfgate run` process; PERFGATE_COMMIT names its build, so a change point's
+# commit range says which builds it lies between. Not a test.
+#
+#   tests/study/history_study.sh OUTDIR BASE_RUNS "PCT:RUNS PCT:RUNS..." CASE_GLOB...
+#   e.g. tests/study/history_study.sh .study/history 30 "10:10" 'copy/cpu/*' 'triad/cpu/*'
+#        (a staircase: "4:10 8:10 12:10 17:10", each PCT the total over the unchanged copy)
+# Environment: PERFGATE_STUDY_THRESHOLDS (thresholds folder for the runs; default the
+# repository's), PERFGATE_STUDY_BACKEND (default: perfgate's choice), CMAKE_ARGS for the
+# slowed builds (e.g. -DPERFGATE_TESTS=OFF is always added).
+set -euo pipefail
+out=$1 base_runs=$2 slowed=$3
+shift 3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+perfgate="$root/build/perfgate"
+thresholds=${PERFGATE_STUDY_THRESHOLDS:-$root/thresholds}
+backend=()
+[ -n "${PERFGATE_STUDY_BACKEND:-}" ] && backend=(--backend "$PERFGATE_STUDY_BACKEND")
+mkdir -p "$out/runs"
+out=$(cd "$out" && pwd)
+history="$out/history"
+
+# Builds first, so the runs are not measured beside a compiler.
+for step in $slowed; do
+  pct=${step%%:*}
+  if [ ! -x "$out/slow-$pct/build/perfgate" ]; then
+    python3 "$root/tests/study/slowdown.py" copy n "$pct" "$out/slow-$pct"
+    cmake -S "$out/slow-$pct" -B "$out/slow-$pct/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DPERFGATE_TESTS=OFF ${CMAKE_ARGS:-} >"$out/slow-$pct.build.log"
+    cmake --build "$out/slow-$pct/build" --target perfgate >>"$out/slow-$pct.build.log"
+  fi
+done
+
+one_run() {  # one_run BINARY NAME: one separate run, appended to the history
+  local binary=$1 name=$2
+  PERFGATE_COMMIT="$name" "$binary" run "${backend[@]}" --thresholds "$thresholds" --cache-dir "$out/cache" \
+    --no-judge --quiet --color never --json "$out/runs/$name.json" "${cases[@]}" >"$out/runs/$name.txt" 2>&1 || true
+  [ -f "$out/runs/$name.json" ] || { echo "run $name wrote no results:"; cat "$out/runs/$name.txt"; exit 2; }
+  "$perfgate" report "$out/runs/$name.json" --history "$history" --append-history >/dev/null 2>&1
+  echo "$(date -u +%H:%M:%S) $name appended"
+}
+cases=("$@")
+for i in $(seq -w 1 "$base_runs"); do one_run "$perfgate" "base-$i"; done
+for step in $slowed; do
+  pct=${step%%:*} runs=${step##*:}
+  for i in $(seq -w 1 "$runs"); do one_run "$out/slow-$pct/build/perfgate" "slow$pct-$i"; done
+done
+
+"$perfgate" history --history "$history" --thresholds "$root/thresholds" --changes | tee "$out/changes.txt"
+"$perfgate" history --history "$history" --thresholds "$root/thresholds" --changes --json >"$out/changes.json"
+set +e
+"$perfgate" history --history "$history" --thresholds "$root/thresholds" --gate 2>&1 | tee "$out/gate.txt"
+echo "gate exit ${PIPESTATUS[0]}"
