@@ -9,8 +9,9 @@
 #   e.g. tests/study/history_study.sh .study/history 30 "10:10" 'copy/cpu/*' 'triad/cpu/*'
 #        (a staircase: "4:10 8:10 12:10 17:10", each PCT the total over the unchanged copy)
 # Environment: PERFGATE_STUDY_THRESHOLDS (thresholds folder for the runs; default the
-# repository's), PERFGATE_STUDY_BACKEND (default: perfgate's choice), CMAKE_ARGS for the
-# slowed builds (e.g. -DPERFGATE_TESTS=OFF is always added).
+# repository's), PERFGATE_STUDY_BACKEND (default: perfgate's choice), PERFGATE_STUDY_BASE_FROM
+# (an earlier study's OUTDIR: its base runs are appended instead of measuring new ones, so a
+# staircase and a single step share one base), CMAKE_ARGS for the slowed builds.
 set -euo pipefail
 out=$1 base_runs=$2 slowed=$3
 shift 3
@@ -28,9 +29,9 @@ for step in $slowed; do
   pct=${step%%:*}
   if [ ! -x "$out/slow-$pct/build/perfgate" ]; then
     python3 "$root/tests/study/slowdown.py" copy n "$pct" "$out/slow-$pct"
-    cmake -S "$out/slow-$pct" -B "$out/slow-$pct/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DPERFGATE_TESTS=OFF ${CMAKE_ARGS:-} >"$out/slow-$pct.build.log"
-    cmake --build "$out/slow-$pct/build" --target perfgate >>"$out/slow-$pct.build.log"
+    # The same preset as build/perfgate: only copy's code may differ between the builds.
+    (cd "$out/slow-$pct" && cmake --preset ci -DPERFGATE_TESTS=OFF ${CMAKE_ARGS:-} &&
+      cmake --build build --target perfgate) >"$out/slow-$pct.build.log" 2>&1
   fi
 done
 
@@ -43,7 +44,13 @@ one_run() {  # one_run BINARY NAME: one separate run, appended to the history
   echo "$(date -u +%H:%M:%S) $name appended"
 }
 cases=("$@")
-for i in $(seq -w 1 "$base_runs"); do one_run "$perfgate" "base-$i"; done
+if [ -n "${PERFGATE_STUDY_BASE_FROM:-}" ]; then
+  for f in $(ls "$PERFGATE_STUDY_BASE_FROM"/runs/base-*.json | head -n "$base_runs"); do
+    "$perfgate" report "$f" --history "$history" --append-history >/dev/null 2>&1
+  done
+else
+  for i in $(seq -w 1 "$base_runs"); do one_run "$perfgate" "base-$i"; done
+fi
 for step in $slowed; do
   pct=${step%%:*} runs=${step##*:}
   for i in $(seq -w 1 "$runs"); do one_run "$out/slow-$pct/build/perfgate" "slow$pct-$i"; done

@@ -73,7 +73,8 @@ struct TTest {
 
 // Student's t with the pooled variance: a short side cannot claim a small spread of its own
 // (five runs that all fell in one mode of a bimodal case would, under Welch's test).
-TTest t_test(const Prefix& prefix, int begin, int cut, int end) {
+// Without the p-value (the incomplete beta function), which the search needs only for its best split.
+TTest t_statistic(const Prefix& prefix, int begin, int cut, int end) {
   const int na = cut - begin, nb = end - cut;
   TTest w;
   w.df = std::max(1, na + nb - 2);
@@ -82,6 +83,11 @@ TTest t_test(const Prefix& prefix, int begin, int cut, int end) {
   w.difference = prefix.mean(cut, end) - prefix.mean(begin, cut);
   w.standard_error = std::sqrt(pooled * (1.0 / na + 1.0 / nb));
   w.t = w.difference / w.standard_error;
+  return w;
+}
+
+TTest t_test(const Prefix& prefix, int begin, int cut, int end) {
+  TTest w = t_statistic(prefix, begin, cut, end);
   w.p = student_t_p(w.t, w.df);
   return w;
 }
@@ -94,7 +100,7 @@ void split(const Prefix& prefix, int begin, int end, const ChangePointSettings& 
   int best = -1;
   double best_t = -1;
   for (int k = begin + m; k <= end - m; ++k) {
-    const double t = std::fabs(t_test(prefix, begin, k, end).t);
+    const double t = std::fabs(t_statistic(prefix, begin, k, end).t);
     if (t > best_t) best_t = t, best = k;
   }
   if (t_test(prefix, begin, best, end).p * candidates >= s.significance) return;
