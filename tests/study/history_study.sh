@@ -11,7 +11,9 @@
 # Environment: PERFGATE_STUDY_THRESHOLDS (thresholds folder for the runs; default the
 # repository's), PERFGATE_STUDY_BACKEND (default: perfgate's choice), PERFGATE_STUDY_BASE_FROM
 # (an earlier study's OUTDIR: its base runs are appended instead of measuring new ones, so a
-# staircase and a single step share one base), CMAKE_ARGS for the slowed builds.
+# staircase and a single step share one base), PERFGATE_STUDY_BUDGET_S (start no run after this
+# many seconds: exit 3, and a second call goes on where this one stopped, since runs already in
+# OUTDIR/runs are kept and appending a run twice keeps one copy), CMAKE_ARGS for the slowed builds.
 set -euo pipefail
 out=$1 base_runs=$2 slowed=$3
 shift 3
@@ -35,8 +37,15 @@ for step in $slowed; do
   fi
 done
 
+start_s=$(date +%s)
 one_run() {  # one_run BINARY NAME: one separate run, appended to the history
   local binary=$1 name=$2
+  if [ ! -f "$out/runs/$name.json" ] && [ -n "${PERFGATE_STUDY_BUDGET_S:-}" ] &&
+    [ $(($(date +%s) - start_s)) -ge "$PERFGATE_STUDY_BUDGET_S" ]; then
+    echo "time budget spent before $name: call again to go on"
+    exit 3
+  fi
+  [ -f "$out/runs/$name.json" ] || \
   PERFGATE_COMMIT="$name" "$binary" run "${backend[@]}" --thresholds "$thresholds" --cache-dir "$out/cache" \
     --no-judge --quiet --color never --json "$out/runs/$name.json" "${cases[@]}" >"$out/runs/$name.txt" 2>&1 || true
   [ -f "$out/runs/$name.json" ] || { echo "run $name wrote no results:"; cat "$out/runs/$name.txt"; exit 2; }
