@@ -28,6 +28,7 @@ Thresholds gpu_thresholds() {
   t.metrics[metric::latency_ns].dram_min_allowed_pct = 0.5;
   t.metrics[metric::latency_ns].min_change = 50;
   t.other_device_min_pct = 6;
+  t.other_device_dram_min_pct = 1.5;
   return t;
 }
 
@@ -104,13 +105,21 @@ TEST(DramFloor, ANoisyDramCaseKeepsItsNoiseAllowance) {
   EXPECT_GT(r.judgements.at(0).threshold_pct, 1.0);
 }
 
-TEST(DramFloor, OnAnotherGpuADramCaseKeepsTheFineFloorAndACacheCaseTheOtherDeviceAllowance) {
+TEST(DramFloor, OnAnotherGpuEachKindOfCaseGetsItsOtherDeviceAllowance) {
   std::mt19937_64 rng(7);
   const BaselineCase b = baseline(rng);
-  CaseResult dram = measured(rng, 90900, false);
+  // +0.6%: what a DRAM-sized case moved between two GPUs of one model; the fine floor would fail it.
+  CaseResult shifted = measured(rng, 90540, false);
+  judge_against(shifted, b, gpu_thresholds(), device("ebf3a9ee66184672"));
+  EXPECT_EQ(shifted.verdict, Verdict::pass) << shifted.message;
+  EXPECT_DOUBLE_EQ(shifted.judgements.at(0).threshold_pct, 1.5);
+  EXPECT_EQ(shifted.judgements.at(0).threshold_source, "other device");
+  CaseResult dram = measured(rng, 91800, false);  // +2%: past the other-device allowance
   judge_against(dram, b, gpu_thresholds(), device("ebf3a9ee66184672"));
   EXPECT_EQ(dram.verdict, Verdict::regressed) << dram.message;
-  EXPECT_DOUBLE_EQ(dram.judgements.at(0).threshold_pct, 0.5);
+  CaseResult same_gpu = measured(rng, 90540, false);  // the same +0.6% on the baseline's own GPU
+  judge_against(same_gpu, b, gpu_thresholds(), device());
+  EXPECT_EQ(same_gpu.verdict, Verdict::regressed) << same_gpu.message;
   CaseResult cache = measured(rng, 90900, true);
   judge_against(cache, b, gpu_thresholds(), device("ebf3a9ee66184672"));
   EXPECT_EQ(cache.verdict, Verdict::pass) << cache.message;

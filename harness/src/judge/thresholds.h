@@ -78,6 +78,9 @@ struct Thresholds {
   // baseline was measured on another device of the same machine id (another GPU of the model):
   // what one device's runs cannot show. 0 = no such term.
   double other_device_min_pct = 0;
+  // The same for a DRAM-sized case (working set beyond the last-level cache): DRAM streams differ
+  // far less between GPUs of a model than cache-resident cases, but more than one GPU's runs.
+  double other_device_dram_min_pct = 0;
   SamplingSettings sampling;
   // A/B checks (`check --base`): base and head builds measured in interleaved rounds, judged on
   // the per-round ratios. Their time budget is sampling.timeout_s.
