@@ -11,6 +11,7 @@
 
 #include "core/file_lock.h"
 #include "perfgate/error.h"
+#include "store/json_lines.h"
 
 namespace perfgate {
 namespace {
@@ -50,24 +51,6 @@ HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
   return p;
 }
 
-// Calls `visit(line_json)` for every non-blank line of a history file.
-template <typename Visit>
-void for_each_line(const std::filesystem::path& file, Visit visit) {
-  std::ifstream in(file);
-  if (!in) return;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      visit(json::parse(line));
-    } catch (const json::exception& e) {
-      throw located_error(file.string(), number, "", std::string("not a history entry: ") + e.what());
-    } catch (const Error& e) {
-      throw located_error(file.string(), number, "", e.what());
-    }
-  }
-}
-
 // Entries whose case id passes `wanted`, from one machine's file or every file in the folder.
 template <typename Wanted>
 std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const std::string& machine_id,
@@ -88,7 +71,7 @@ std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const 
     // folder this process cannot write to has no writer to wait for.
     std::optional<FileLock> lock;
     if (::access(dir.c_str(), W_OK) == 0) lock.emplace(file.string() + ".lock", std::chrono::seconds(60));
-    for_each_line(file, [&, &m = machine](const json& j) {
+    for_each_json_line(file, "history entry", [&, &m = machine](const json& j) {
       if (wanted(j.at("case").get<std::string>())) points.push_back(point_from_json(j, m));
     });
   }
@@ -137,7 +120,8 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
   const FileLock lock(file.string() + ".lock", std::chrono::seconds(60));
   refuse_truncated(file);
   std::set<std::string> runs_present;
-  for_each_line(file, [&](const json& j) { runs_present.insert(j.value("run_id", "")); });
+  for_each_json_line(file, "history entry",
+                     [&](const json& j) { runs_present.insert(j.value("run_id", "")); });
   if (runs_present.count(run.run_id)) return 0;
 
   std::string lines;

@@ -6,6 +6,7 @@
 
 #include "core/file_lock.h"
 #include "perfgate/error.h"
+#include "store/json_lines.h"
 
 namespace perfgate {
 namespace {
@@ -21,22 +22,6 @@ void append_line(const std::filesystem::path& file, const json& line) {
   out << line.dump() + "\n";
   out.flush();
   if (!out) throw Error(file.string() + ": cannot append to the log");
-}
-
-template <typename Visit>
-void for_each_entry(const std::filesystem::path& file, Visit visit) {
-  std::ifstream in(file);
-  if (!in) return;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      const json j = json::parse(line);
-      visit(j);
-    } catch (const json::exception& e) {
-      throw located_error(file.string(), number, "", std::string("not a log entry: ") + e.what());
-    }
-  }
 }
 
 }  // namespace
@@ -59,7 +44,7 @@ void append_acknowledgement(const std::filesystem::path& history_dir, const Ackn
 
 std::map<std::string, Acknowledgement> read_acknowledgements(const std::filesystem::path& history_dir) {
   std::map<std::string, Acknowledgement> acks;
-  for_each_entry(acknowledgements_file(history_dir), [&](const json& j) {
+  for_each_json_line(acknowledgements_file(history_dir), "log entry", [&](const json& j) {
     Acknowledgement a{j.at("id"), j.at("by"), j.at("reason"), j.value("at", "")};
     acks.try_emplace(a.id, a);
   });
@@ -72,8 +57,8 @@ void append_alerted(const std::filesystem::path& history_dir, const std::string&
 
 std::set<std::string> read_alerted(const std::filesystem::path& history_dir) {
   std::set<std::string> ids;
-  for_each_entry(alerted_file(history_dir),
-                 [&](const json& j) { ids.insert(j.at("id").get<std::string>()); });
+  for_each_json_line(alerted_file(history_dir), "log entry",
+                     [&](const json& j) { ids.insert(j.at("id").get<std::string>()); });
   return ids;
 }
 
