@@ -170,5 +170,65 @@ TEST_F(StoreBaselineFile, UpsertReplacesByIdAndKeepsOrder) {
   EXPECT_EQ(b.cases[2].id, "copy/cpu/n=65536");
 }
 
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Every cut of `full` at a line end (a disk that filled, a copy that stopped) is refused naming
+// the file; the whole text reads.
+void expect_every_line_end_cut_refused(const std::string& full, const std::string& file) {
+  EXPECT_NO_THROW(parse_kernel_baselines(full, file)) << file;
+  int cuts = 0, accepted = 0;
+  for (std::size_t end = full.find('\n'); end != std::string::npos && end + 1 < full.size();
+       end = full.find('\n', end + 1)) {
+    ++cuts;
+    try {
+      parse_kernel_baselines(full.substr(0, end + 1), file);
+      ++accepted;
+      ADD_FAILURE() << file << " cut after line " << cuts << " was read as valid";
+    } catch (const Error& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with(file + ":")) << e.what();
+    }
+  }
+  EXPECT_GT(cuts, 60) << file;
+  EXPECT_EQ(accepted, 0) << file << ": " << accepted << " of " << cuts << " cuts read as valid";
+}
+
+// Shipped files (schema 1, no run counts) cut anywhere in their last case's runs: a metric left
+// fewer runs, the last metrics dropped. matmul_f16 on llvmpipe has a metric with fewer runs
+// than the others (cold latency, left out of runs whose time budget ran out).
+TEST_F(StoreBaselineFile, ShippedFileCutAtEveryLineEndIsRefused) {
+  for (const char* name : {"cpu-amd-epyc-2t/copy.yaml", "llvmpipe/matmul_f16.yaml"}) {
+    const std::filesystem::path file = std::filesystem::path(PERFGATE_SOURCE_DIR) / "baselines" / name;
+    const std::string full = read_text(file);
+    ASSERT_FALSE(full.empty()) << file;
+    expect_every_line_end_cut_refused(full, file.string());
+  }
+}
+
+// The same files as this perfgate writes them (with run counts).
+TEST_F(StoreBaselineFile, RewrittenFileCutAtEveryLineEndIsRefused) {
+  for (const char* name : {"cpu-amd-epyc-2t/copy.yaml", "llvmpipe/matmul_f16.yaml"}) {
+    const std::filesystem::path file = std::filesystem::path(PERFGATE_SOURCE_DIR) / "baselines" / name;
+    const std::string rewritten = to_yaml(parse_kernel_baselines(read_text(file), file.string()));
+    EXPECT_NE(rewritten.find("run_counts: {"), std::string::npos);
+    expect_every_line_end_cut_refused(rewritten, name);
+  }
+}
+
+TEST_F(StoreBaselineFile, RunCountsMustMatchTheRuns) {
+  KernelBaselines b = two_cases();
+  b.cases[1].runs["cold_latency_ns"] = {{5.0}};  // fewer runs than latency_ns: fine when recorded
+  const std::string yaml = to_yaml(b);
+  EXPECT_EQ(parse_kernel_baselines(yaml, "copy.yaml").cases[1].runs.at("cold_latency_ns").size(), 1u);
+  std::string edited = yaml;
+  const std::size_t count = edited.rfind("cold_latency_ns: 1");
+  ASSERT_NE(count, std::string::npos);
+  edited.replace(count, 18, "cold_latency_ns: 2");
+  EXPECT_NE(error_of(edited).find("cold_latency_ns: 1 runs, but run_counts says 2"), std::string::npos)
+      << error_of(edited);
+}
+
 }  // namespace
 }  // namespace perfgate

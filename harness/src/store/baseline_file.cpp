@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "perfgate/metric_names.h"
 #include "stats/metric_samples.h"
 #include "stats/summary.h"
 #include "store/measurement_yaml.h"
@@ -10,7 +11,63 @@
 namespace perfgate {
 namespace {
 
-constexpr int kSchema = 1;
+// Schema 2 added `run_counts`; schema 1 files (no counts) are still read when complete by the
+// rules they were written under (check_schema1_complete).
+constexpr int kSchema = 2;
+
+// How many runs each metric holds, written before the runs: a file cut inside a case's runs
+// (which end every case, and the file) holds fewer runs or metrics than it says.
+void emit_run_counts(YAML::Emitter& out, const MetricRuns& runs) {
+  out << YAML::Flow << YAML::BeginMap;
+  for (const auto& [metric, metric_runs] : runs) emit_field(out, metric.c_str(), metric_runs.size());
+  out << YAML::EndMap;
+}
+
+void check_run_counts(const YamlDocument& in, const YAML::Node& counts, const YAML::Node& runs_node,
+                      const MetricRuns& runs, const std::string& at) {
+  in.keys(counts, at + ".run_counts", {});  // a metric given twice
+  for (const auto& entry : counts) {
+    const std::string metric = entry.first.Scalar();
+    const std::int64_t expected = in.integer(counts, metric, at + ".run_counts");
+    auto found = runs.find(metric);
+    if (found == runs.end())
+      throw in.error(runs_node, at + ".runs." + metric,
+                     "missing: run_counts says " + std::to_string(expected) + " runs (truncated file?)");
+    if (static_cast<std::int64_t>(found->second.size()) != expected)
+      throw in.error(runs_node, at + ".runs." + metric,
+                     std::to_string(found->second.size()) + " runs, but run_counts says " +
+                         std::to_string(expected) + " (truncated or hand-edited file?)");
+  }
+  for (const auto& [metric, metric_runs] : runs)
+    if (!counts[metric])
+      throw in.error(counts, at + ".run_counts." + metric, "missing for a metric that has runs");
+}
+
+// A schema 1 file records no run counts, but what wrote it did hold to two rules: its `median`
+// map names every metric of `runs`, and every metric has a run for each run latency_ns has,
+// except cold_latency_ns, which a run may leave out (store/candidate_pool.cpp). A file cut
+// inside its last case's runs breaks one of them.
+void check_schema1_complete(const YamlDocument& in, const YAML::Node& map, const YAML::Node& runs_node,
+                            const MetricRuns& runs, const std::string& at) {
+  const YAML::Node medians = in.required_map(map, "median", at);
+  for (const auto& entry : medians)
+    if (!runs.contains(entry.first.Scalar()))
+      throw in.error(runs_node, at + ".runs." + entry.first.Scalar(),
+                     "missing, though the case has a median for it (truncated file?)");
+  for (const auto& [metric, metric_runs] : runs)
+    if (!medians[metric])
+      throw in.error(medians, at + ".median." + metric, "missing for a metric that has runs");
+  auto latency = runs.find(metric::latency_ns);
+  if (latency == runs.end()) throw in.error(runs_node, at + ".runs.latency_ns", "missing (truncated file?)");
+  for (const auto& [metric, metric_runs] : runs) {
+    const bool may_lack_runs = metric == metric::cold_latency_ns;
+    if (metric_runs.size() > latency->second.size() ||
+        (!may_lack_runs && metric_runs.size() < latency->second.size()))
+      throw in.error(runs_node, at + ".runs." + metric,
+                     std::to_string(metric_runs.size()) + " runs, but latency_ns has " +
+                         std::to_string(latency->second.size()) + " (truncated or hand-edited file?)");
+  }
+}
 
 void emit_approval(YAML::Emitter& out, const Approval& a) {
   out << YAML::BeginMap;
@@ -44,18 +101,20 @@ void emit_case(YAML::Emitter& out, const BaselineCase& c) {
   emit_fingerprint(out, c.fingerprint);
   out << YAML::Key << "median" << YAML::Value;
   emit_medians(out, c.runs);
+  out << YAML::Key << "run_counts" << YAML::Value;
+  emit_run_counts(out, c.runs);
   out << YAML::Key << "runs" << YAML::Value;
   emit_runs(out, c.runs);
   out << YAML::EndMap;
 }
 
 BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML::Node& map,
-                       const std::string& kernel) {
+                       const std::string& kernel, std::int64_t schema) {
   const std::string at = "cases." + id;
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
   in.keys(map, at,
           {"backend", "perfgate_version", "source_hash", "measured_at", "commit", "approval", "fingerprint",
-           "median", "runs"});
+           "median", "run_counts", "runs"});
   BaselineCase c;
   c.id = id;
   c.kernel = kernel;
@@ -71,7 +130,14 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   c.approval.reason = in.text(approval, "reason", at + ".approval");
   c.approval.commit = in.optional_text(approval, "commit", at + ".approval");
   c.fingerprint = read_fingerprint(in, in.required_map(map, "fingerprint", at), at + ".fingerprint");
-  c.runs = read_runs(in, in.required_map(map, "runs", at), at + ".runs");
+  const YAML::Node runs = in.required_map(map, "runs", at);
+  c.runs = read_runs(in, runs, at + ".runs");
+  if (schema == 1) {
+    if (map["run_counts"]) throw in.error(map["run_counts"], at + ".run_counts", "not part of schema 1");
+    check_schema1_complete(in, map, runs, c.runs, at);
+  } else {
+    check_run_counts(in, in.required_map(map, "run_counts", at), runs, c.runs, at);
+  }
   return c;
 }
 
@@ -97,8 +163,9 @@ KernelBaselines parse_kernel_baselines(const std::string& text, const std::strin
   const YamlDocument in(file, text);
   const YAML::Node& root = in.root();
   in.keys(root, "", {"schema", "machine_id", "kernel", "case_count", "cases"});
-  if (in.integer(root, "schema", "") != kSchema)
-    throw in.error(root["schema"], "schema", "unsupported baseline schema (this perfgate reads 1)");
+  const std::int64_t schema = in.integer(root, "schema", "");
+  if (schema != 1 && schema != kSchema)
+    throw in.error(root["schema"], "schema", "unsupported baseline schema (this perfgate reads 1 and 2)");
   KernelBaselines b;
   b.machine_id = in.text(root, "machine_id", "");
   b.kernel = in.text(root, "kernel", "");
@@ -106,7 +173,7 @@ KernelBaselines parse_kernel_baselines(const std::string& text, const std::strin
   const YAML::Node cases = in.required_map(root, "cases", "");
   in.keys(cases, "cases", {});  // a case given twice
   for (const auto& entry : cases)
-    b.cases.push_back(read_case(in, entry.first.Scalar(), entry.second, b.kernel));
+    b.cases.push_back(read_case(in, entry.first.Scalar(), entry.second, b.kernel, schema));
   if (static_cast<std::int64_t>(b.cases.size()) != count)
     throw in.error(cases, "cases",
                    "holds " + std::to_string(b.cases.size()) + " cases but case_count says " +
