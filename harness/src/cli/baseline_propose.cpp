@@ -14,6 +14,7 @@
 #include "core/atomic_file.h"
 #include "core/resolution.h"
 #include "core/scratch_dir.h"
+#include "judge/busy_runs.h"
 #include "judge/thresholds.h"
 #include "judge/verdict.h"
 #include "perfgate/error.h"
@@ -78,16 +79,43 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
          " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
 }
 
+// The cases whose runs disagree as a busy machine's do (judge/busy_runs.h), one line each.
+std::string busy_cases(const Candidate& candidate, const ThresholdSet& thresholds) {
+  std::string out;
+  for (const CandidateCase& c : candidate.cases)
+    if (auto why = busy_runs(c.runs, thresholds.resolve(c.id, candidate.machine_id())))
+      out += "  " + c.id + ": " + *why + "\n";
+  return out;
+}
+
+std::string run_span(std::size_t first, std::size_t last) {
+  return first == last ? "run " + std::to_string(first)
+                       : "runs " + std::to_string(first) + "-" + std::to_string(last);
+}
+
 int propose_main(const ProposeFlags& flags) {
   if (!flags.out.empty() && inside(flags.out, flags.common.baselines_dir))
     throw Error("--out " + flags.out +
                 " is inside the baselines folder; only `perfgate baseline approve` writes there");
+  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const bool progress = !flags.common.quiet && isatty(STDERR_FILENO);
   ScratchDir scratch("perfgate-propose");
+  // The candidate is the last `wanted` runs. Where their cases disagree as on a busy machine,
+  // one more run is measured and the oldest set aside, up to twice the runs asked for.
+  const std::size_t wanted = static_cast<std::size_t>(flags.runs);
+  const std::size_t most = 2 * wanted;
   std::vector<RunResult> runs;
-  for (int i = 0; i < flags.runs; ++i) {
-    if (progress)
-      std::fprintf(stderr, "\r\033[Kmeasuring: run %d of %d (separate process)", i + 1, flags.runs);
+  std::string busy;
+  while (runs.size() < most && (runs.size() < wanted || !busy.empty())) {
+    const std::size_t i = runs.size();
+    if (progress) {
+      if (i < wanted)
+        std::fprintf(stderr, "\r\033[Kmeasuring: run %zu of %zu (separate process)", i + 1, wanted);
+      else
+        std::fprintf(stderr,
+                     "\r\033[Kmeasuring: run %zu of up to %zu (the runs so far disagree: a busy machine?)",
+                     i + 1, most);
+    }
     const fs::path json = scratch.path() / ("run-" + std::to_string(i + 1) + ".json");
     const ChildResult child = run_self(run_arguments(flags.common, json), false);
     if (progress) std::fprintf(stderr, "\r\033[K");
@@ -96,11 +124,22 @@ int propose_main(const ProposeFlags& flags) {
       candidate_from_runs(runs, "");  // refuses now, with the reasons, rather than after N runs
     }
     if (child.exit_code != 0)
-      throw Error("refusing to propose: run " + std::to_string(i + 1) + " of " + std::to_string(flags.runs) +
-                  " failed (perfgate run exited " + std::to_string(child.exit_code) + "); nothing written");
-    if (runs.size() != static_cast<std::size_t>(i + 1))
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " failed (perfgate run exited " +
+                  std::to_string(child.exit_code) + "); nothing written");
+    if (runs.size() != i + 1)
       throw Error("refusing to propose: run " + std::to_string(i + 1) + " wrote no results; nothing written");
+    if (runs.size() >= wanted)
+      busy =
+          busy_cases(candidate_from_runs({runs.end() - static_cast<std::ptrdiff_t>(wanted), runs.end()}, ""),
+                     thresholds);
   }
+  if (!busy.empty())
+    throw Error("refusing to propose: the machine was busy: after " + std::to_string(runs.size()) +
+                " runs, no " + std::to_string(wanted) +
+                " runs in a row agree as they do on a quiet machine; in the last " + std::to_string(wanted) +
+                ":\n" + busy + "nothing written; propose again when the machine is quiet");
+  const std::size_t set_aside = runs.size() - wanted;
+  runs.erase(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(set_aside));
   const Candidate candidate = [&] {
     Candidate c = candidate_from_runs(runs, utc_now_iso8601());
     c.digest = content_digest(c);
@@ -112,8 +151,13 @@ int propose_main(const ProposeFlags& flags) {
       flags.out.empty() ? fs::path("candidate-" + candidate.machine_id() + ".yaml") : fs::path(flags.out);
   write_file_atomically(out, to_yaml(candidate));
   std::printf("candidate: %s\n", out.string().c_str());
+  if (set_aside > 0)
+    std::printf(
+        "set aside: %s of %zu, measured while the machine was busy (their cases' runs disagreed far\n"
+        "  beyond a quiet machine's noise); the candidate holds the %zu runs after them\n",
+        run_span(1, set_aside).c_str(), set_aside + wanted, wanted);
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
-  std::fputs(unstable_cases(candidate, ThresholdSet::load(flags.common.thresholds_dir)).c_str(), stdout);
+  std::fputs(unstable_cases(candidate, thresholds).c_str(), stdout);
   std::printf(
       "review:  %s baseline diff %s --markdown\n"
       "approve: %s baseline approve %s --by NAME --reason TEXT\n",
@@ -135,7 +179,8 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   flags->binary_name = context.binary_name;
   propose
       ->add_option("--runs", flags->runs,
-                   "Separate runs (processes) to measure; their spread becomes part of the noise")
+                   "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
+                   "disagree as on a busy machine are measured again, up to twice as many, then refused")
       ->capture_default_str()
       ->check(CLI::Range(2, 100));
   propose->add_option("--out", flags->out,

@@ -197,6 +197,8 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.other_device_min_pct = in.number_at_least(value, at, 0);
     } else if (key == "other_device_dram_min_pct") {
       t.other_device_dram_min_pct = in.number_at_least(value, at, 0);
+    } else if (key == "propose_max_allowed_pct") {
+      t.propose_max_allowed_pct = in.number_at_least(value, at, 0);
     } else if (key == "ab_max_regression_pct") {
       t.ab_max_regression_pct = in.number_at_least(value, at, 0);
     } else if (key == "ab_min_rounds") {
@@ -228,12 +230,14 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
   if (is_override)
     in.fields(map, path,
               {"match", "significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct", "other_device_dram_min_pct",
+               "propose_max_allowed_pct",
                "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds",
                "ab_samples_per_round", "sampling", "history", "metrics"},
               each);
   else
     in.fields(map, path,
               {"significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct", "other_device_dram_min_pct",
+               "propose_max_allowed_pct",
                "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds",
                "ab_samples_per_round", "sampling", "history", "metrics"},
               each);

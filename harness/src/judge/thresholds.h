@@ -81,6 +81,11 @@ struct Thresholds {
   // The same for a DRAM-sized case (working set beyond the last-level cache): DRAM streams differ
   // far less between GPUs of a model than cache-resident cases, but more than one GPU's runs.
   double other_device_dram_min_pct = 0;
+  // The widest allowance a proposal's runs may give a case (beyond what its metric's thresholds
+  // allow anyway): runs that disagree more were measured on a busy machine, and `baseline
+  // propose` measures more runs or refuses (judge/busy_runs.h). A baseline allowing more than
+  // 100% would let the 2x slowdown through that the gate promises to catch.
+  double propose_max_allowed_pct = 100;
   SamplingSettings sampling;
   // A/B checks (`check --base`): base and head builds measured in interleaved rounds, judged on
   // the per-round ratios. Their time budget is sampling.timeout_s.

@@ -106,6 +106,7 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
   auto threshold = thresholds.metrics.find(metric);
   auto latency = runs.find(metric);
   CaseNoise out;
+  out.metric = metric;
   out.noise =
       run_noise(latency->second, threshold->second.min_allowed_pct.value_or(0), thresholds.noise_factor);
   out.allowance = allowed_regression(out.noise, threshold->second, thresholds.noise_factor);

@@ -35,6 +35,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 // relative_latency runs of a calibrated case, else latency_ns; nullopt when neither is judged
 // relatively or the case has no such runs.
 struct CaseNoise {
+  std::string metric;  // relative_latency or latency_ns
   RunNoise noise;
   Allowance allowance;
 };

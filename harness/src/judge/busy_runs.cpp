@@ -1,0 +1,24 @@
+#include "judge/busy_runs.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "judge/verdict.h"
+
+namespace perfgate {
+
+std::optional<std::string> busy_runs(const std::map<std::string, std::vector<std::vector<double>>>& runs,
+                                     const Thresholds& thresholds) {
+  const std::optional<CaseNoise> noise = latency_noise(runs, thresholds);
+  if (!noise) return std::nullopt;
+  // What the thresholds allow with no noise at all: the runs widened it past this.
+  const double own =
+      allowed_regression(RunNoise{}, thresholds.metrics.at(noise->metric), thresholds.noise_factor).pct;
+  if (noise->allowance.pct <= std::max(own, thresholds.propose_max_allowed_pct)) return std::nullopt;
+  char allowed[96];
+  std::snprintf(allowed, sizeof allowed, "would allow %.0f%% (propose_max_allowed_pct: %g%%)",
+                noise->allowance.pct, thresholds.propose_max_allowed_pct);
+  return noise->metric + " " + noise->allowance.why + "; " + allowed;
+}
+
+}  // namespace perfgate
