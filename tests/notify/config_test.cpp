@@ -118,6 +118,25 @@ TEST(NotifyConfig, ScrubRemovesDecodedTokensToo) {
   }
 }
 
+// Short tokens, either case of a percent-encoding, JSON's "\/" and a re-encoded path.
+TEST(NotifyConfig, ScrubRemovesShortAndEscapedTokens) {
+  const WebhookUrl url = WebhookUrl::parse("http://host/hooks/T%30KEN/x7?sig=ABCD%2FEFGH1234&k=Z");
+  for (const std::string echoed :
+       {"no such hook: T0KEN", "refused \\/hooks\\/T0KEN\\/x7?sig=ABCD\\/EFGH1234&k=Z",
+        "refused sig=ABCD%2fEFGH1234", "refused %2Fhooks%2FT0KEN%2Fx7%3Fsig%3DABCD%2FEFGH1234%26k%3DZ",
+        "refused %54%30%4b%45%4e", "bad k: Z", "refused &#x2F;hooks&#x2F;t0ken"}) {
+    const std::string scrubbed = url.scrub(echoed);
+    for (const char* secret : {"T0KEN", "t0ken", "x7", "ABCD", "EFGH1234", "%54%30", ": Z"})
+      EXPECT_EQ(scrubbed.find(secret), std::string::npos) << scrubbed;
+    EXPECT_TRUE(scrubbed.find("refused") != std::string::npos ||
+                scrubbed.find("no such hook") != std::string::npos ||
+                scrubbed.find("bad k") != std::string::npos)
+        << scrubbed;
+  }
+  // A short token only where it stands alone: the words around it stay.
+  EXPECT_EQ(url.scrub("Zero zones: Z"), "Zero zones: <redacted>");
+}
+
 class NotifyConfigFile : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -154,6 +173,35 @@ TEST_F(NotifyConfigFile, UnknownKeysNameFileAndLine) {
   const fs::path file = write("url: https://receiver.example.com/hook\nretries: 3\n");
   const std::string message = error_of({{"PERFGATE_WEBHOOK_CONFIG", file.string()}});
   EXPECT_NE(message.find(file.string() + ":2: retries"), std::string::npos) << message;
+}
+
+// The secret or the URL pasted where a key belongs: the error names the line, never the text.
+TEST_F(NotifyConfigFile, ASecretWhereAKeyBelongsIsNotShown) {
+  for (const std::string pasted :
+       {"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw: 1\n", "https://hooks.example.com/T0KEN/x7?k=Z: 1\n",
+        "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw:\n"}) {
+    const fs::path file = write("format: slack\n" + pasted);
+    const std::string message = error_of({{"PERFGATE_WEBHOOK_CONFIG", file.string()}});
+    EXPECT_NE(message.find(file.string() + ":2: an unknown key (not shown"), std::string::npos) << message;
+    for (const char* secret : {"MfKQ9r8G", "T0KEN", "x7", "hooks.example"})
+      EXPECT_EQ(message.find(secret), std::string::npos) << message;
+  }
+  const fs::path file = write("format: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw\n");
+  const std::string message = error_of({{"PERFGATE_WEBHOOK_CONFIG", file.string()}});
+  EXPECT_NE(message.find("format must be generic or slack"), std::string::npos) << message;
+  EXPECT_EQ(message.find("MfKQ9r8G"), std::string::npos) << message;
+}
+
+TEST(NotifyConfig, AnHttpUrlCarryingATokenIsWarnedAboutOnce) {
+  std::vector<std::string> warnings;
+  load({{"PERFGATE_WEBHOOK_URL", "http://hooks.example.com/T0KEN?k=Z"}}, &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("http://hooks.example.com is http://"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[0].find("T0KEN"), std::string::npos) << warnings[0];
+  warnings.clear();
+  load({{"PERFGATE_WEBHOOK_URL", "https://hooks.example.com/T0KEN?k=Z"}}, &warnings);
+  load({{"PERFGATE_WEBHOOK_URL", "http://hooks.example.com/"}}, &warnings);
+  EXPECT_TRUE(warnings.empty());
 }
 
 TEST_F(NotifyConfigFile, WarnsAboutFilesOthersCanRead) {

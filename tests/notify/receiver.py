@@ -11,6 +11,8 @@ answers each POST by a script of responses, one per request, then 200 for the re
   slow:N         wait N seconds, then answer 200 without recording (the client gave up)
   reset          close the connection with a TCP reset, no answer
   redirect:URL   answer 307 with "Location: URL"
+  echo:N         answer 400 with the request's path echoed back in the N-th way a receiver might
+                 (decoded, re-encoded, escaped as JSON or HTML...: see ECHOES)
 
 The script comes from --script "500,500,200" or later from POST /_control {"script": [...]}.
 Every request is logged to --requests (id and what was answered), accepted ones to --record.
@@ -22,14 +24,51 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import socket
 import struct
 import sys
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TOLERANCE_S = 5 * 60
+
+
+def _first_value(query):
+    pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
+    return pairs[0][1] if pairs else ""
+
+
+def _segment(path, index):
+    parts = path.split("?", 1)[0].split("/")
+    return parts[index] if index < len(parts) else ""
+
+
+# How a receiver may echo the URL it was called with (path: the raw request target, host: the
+# Host header): the error bodies that tests/e2e/notify_echo.sh makes perfgate print.
+ECHOES = [
+    lambda path, host: f"no route for {path}",
+    lambda path, host: f"no route for {urllib.parse.unquote(path)}",
+    lambda path, host: f"no route for {urllib.parse.unquote(path.split('?', 1)[0])}",
+    lambda path, host: f"no such hook: {urllib.parse.unquote(_segment(path, 2))}",
+    lambda path, host: f"no such hook: {_segment(path, 2)}",
+    lambda path, host: f"unknown key {urllib.parse.unquote(_segment(path, 3))}",
+    lambda path, host: f"bad query {path.split('?', 1)[1] if '?' in path else ''}",
+    lambda path, host: f"bad query {urllib.parse.unquote_plus(path.split('?', 1)[1] if '?' in path else '')}",
+    lambda path, host: f"bad signature {_first_value(path.split('?', 1)[1] if '?' in path else '')}",
+    lambda path, host: f"bad signature {path.split('?', 1)[1].split('&')[0].split('=', 1)[1] if '?' in path else ''}",
+    lambda path, host: "bad k: " + urllib.parse.parse_qs(path.split("?", 1)[1] if "?" in path else "").get("k", [""])[0],
+    # PHP's json_encode escapes "/" as "\/".
+    lambda path, host: json.dumps({"error": "no route " + urllib.parse.unquote(path)}).replace("/", "\\/"),
+    lambda path, host: json.dumps({"error": "no route " + path}).replace("/", "\\/"),
+    lambda path, host: "no route " + re.sub("%[0-9A-Fa-f]{2}", lambda m: m.group(0).lower(), path),
+    lambda path, host: "no route " + urllib.parse.quote(urllib.parse.unquote(path), safe=""),
+    lambda path, host: "no such hook: " + "".join(f"%{b:02x}" for b in urllib.parse.unquote(_segment(path, 2)).encode()),
+    lambda path, host: f"no route for http://{host}{path}",
+    lambda path, host: "no route " + urllib.parse.unquote(path).replace("/", "&#x2F;"),
+]
 
 
 def verify(secret, headers, body):
@@ -105,6 +144,9 @@ def make_handler(state):
                 self.connection.close()
                 self.close_connection = True
                 return
+            if action.startswith("echo:"):
+                echo = ECHOES[int(action.split(":", 1)[1])]
+                return self.answer(400, echo(self.path, self.headers.get("Host", "")).encode())
             if action.startswith("redirect:"):
                 return self.answer(307, b"", [("Location", action.split(":", 1)[1])])
             if action.startswith("slow:"):

@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -13,24 +15,35 @@
 namespace perfgate {
 namespace {
 
+// A key or value of the config file as an error may show it: a name, a number or a word is
+// shown; anything else may be the secret or the URL written where it does not belong.
+std::string shown(const std::string& text) {
+  const bool plain =
+      !text.empty() && text.size() <= 24 && !text.starts_with("whsec_") &&
+      std::all_of(text.begin(), text.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-';
+      });
+  return plain ? "'" + text + "'" : "(not shown: it may be a secret)";
+}
+
 PayloadFormat format_from(const std::string& value, const std::string& where) {
   if (value == "generic") return PayloadFormat::generic;
   if (value == "slack") return PayloadFormat::slack;
-  throw Error(where + ": format must be generic or slack, not '" + value + "'");
+  throw Error(where + ": format must be generic or slack, not " + shown(value));
 }
 
 SendPolicy policy_from(const std::string& value, const std::string& where) {
   if (value == "regressions") return SendPolicy::regressions;
   if (value == "deltas") return SendPolicy::deltas;
   if (value == "always") return SendPolicy::always;
-  throw Error(where + ": send must be regressions, deltas or always, not '" + value + "'");
+  throw Error(where + ": send must be regressions, deltas or always, not " + shown(value));
 }
 
 double positive_number(const std::string& value, const std::string& where) {
   char* end = nullptr;
   double number = std::strtod(value.c_str(), &end);
   if (value.empty() || *end != '\0' || !(number > 0) || number > 3600)
-    throw Error(where + ": expected a number of seconds in (0, 3600], not '" + value + "'");
+    throw Error(where + ": expected a number of seconds in (0, 3600], not " + shown(value));
   return number;
 }
 
@@ -38,7 +51,7 @@ int attempt_count(const std::string& value, const std::string& where) {
   char* end = nullptr;
   long number = std::strtol(value.c_str(), &end, 10);
   if (value.empty() || *end != '\0' || number < 1 || number > 10)
-    throw Error(where + ": expected an attempt count from 1 to 10, not '" + value + "'");
+    throw Error(where + ": expected an attempt count from 1 to 10, not " + shown(value));
   return static_cast<int>(number);
 }
 
@@ -71,8 +84,16 @@ std::map<std::string, std::string> read_config_file(const std::filesystem::path&
   if (root.IsNull()) return values;
   if (!root.IsMap()) throw yaml_error(file.string(), root, "", "expected a mapping");
   for (const auto& entry : root) {
-    std::string key = entry.first.as<std::string>();
-    if (!kFileKeys.count(key)) throw yaml_error(file.string(), entry.first, key, "unknown key");
+    std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
+    if (!kFileKeys.count(key)) {
+      // A secret or URL pasted where a key belongs must not reach the log.
+      const bool plain = shown(key).starts_with("'");
+      throw yaml_error(file.string(), entry.first, plain ? key : "",
+                       std::string(plain ? "" : "an ") + "unknown key" +
+                           (plain ? "" : " (not shown: it may be a secret)") +
+                           " (expected url, secret, format, send, ca_bundle, outbox, timeout_s, "
+                           "connect_timeout_s, attempts or budget_s)");
+    }
     if (!entry.second.IsScalar()) throw yaml_error(file.string(), entry.first, key, "expected a value");
     values[key] = entry.second.as<std::string>();
   }
@@ -140,6 +161,10 @@ WebhookConfig load_webhook_config(const Environment& env,
     } catch (const Error& e) {
       throw Error(url->second + ": " + e.what());
     }
+    if (!config.url->is_https() && config.url->carries_token())
+      warn(url->second + ": " + config.url->origin() +
+           " is http://: its path and query (where a receiver keeps its token; not shown) are not "
+           "encrypted on the way; use https://");
   }
   if (auto secret = lookup("PERFGATE_WEBHOOK_SECRET", "secret")) {
     config.secret = secret->first;

@@ -25,10 +25,30 @@ std::string part(CURLU* url, CURLUPart which) {
   return text;
 }
 
+bool same_letter(char a, char b) {
+  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+}
+
+bool word_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; }
+
+// Every occurrence of `what` in `text`, letters in any case (a receiver may write %2f for %2F),
+// replaced by `with`. A short `what` only where it stands as a word of its own, so that a token
+// of one or two characters does not take every letter of the message with it.
 void replace_all(std::string& text, const std::string& what, std::string_view with) {
   if (what.empty()) return;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at))
-    text.replace(at, what.size(), with), at += with.size();
+  const bool whole_word = what.size() < 6;
+  for (auto at = text.begin();;) {
+    at = std::search(at, text.end(), what.begin(), what.end(), same_letter);
+    if (at == text.end()) return;
+    const auto end = at + static_cast<std::ptrdiff_t>(what.size());
+    if (whole_word && ((at != text.begin() && word_char(at[-1])) || (end != text.end() && word_char(*end)))) {
+      ++at;
+      continue;
+    }
+    const auto offset = at - text.begin();
+    text.replace(at, end, with);
+    at = text.begin() + offset + static_cast<std::ptrdiff_t>(with.size());
+  }
 }
 
 int hex_value(char ch) {
@@ -50,6 +70,32 @@ std::string percent_decoded(std::string_view text, bool plus_is_space) {
     }
   }
   return out;
+}
+
+// `text` with every byte outside the unreserved characters (RFC 3986) and `keep` as %XX; with
+// `every_byte`, letters and digits too (a receiver that normalises what it echoes).
+std::string percent_encoded(std::string_view text, std::string_view keep, bool every_byte = false) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : text) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (!every_byte && (std::isalnum(byte) || ch == '-' || ch == '.' || ch == '_' || ch == '~' ||
+                        keep.find(ch) != std::string_view::npos)) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
+// `text` with every `what` replaced by `with`, case and neighbours as they come.
+std::string with_each(std::string text, char what, std::string_view with) {
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size()))
+    text.replace(at, 1, with);
+  return text;
 }
 
 }  // namespace
@@ -112,26 +158,49 @@ WebhookUrl WebhookUrl::resolve(std::string_view location) const {
 }
 
 std::string WebhookUrl::scrub(std::string text) const {
-  // The URL, its path and its query, and on their own every long path segment and query value
-  // (a receiver echoing a token back), each as configured and percent-decoded.
-  std::vector<std::string> secrets = {full_, query_};
-  if (path_.size() > 1) secrets.push_back(path_);
-  const std::string pieces = path_ + "&" + query_;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= pieces.size(); ++i) {
-    if (i == pieces.size() || pieces[i] == '/' || pieces[i] == '&' || pieces[i] == '=') {
-      if (i - start >= 6) secrets.push_back(pieces.substr(start, i - start));
+  // Secret: the URL, its path and query, each path segment and query value (of any length), and
+  // each part of those between separators ("ABCD/EFGH" in a value, decoded); each as written,
+  // percent-decoded, re-encoded (reserved characters only, or every character) and escaped as a
+  // receiver's JSON ("\/") or HTML ("&#x2F;") might echo it.
+  std::vector<std::string> raw = {full_, query_};
+  if (path_.size() > 1) raw.push_back(path_);
+  if (!query_.empty()) raw.push_back(path_ + "?" + query_);
+  auto split = [&raw](const std::string& whole, std::string_view separators) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= whole.size(); ++i)
+      if (i == whole.size() || separators.find(whole[i]) != std::string_view::npos) {
+        if (i > start) raw.push_back(whole.substr(start, i - start));
+        start = i + 1;
+      }
+  };
+  constexpr std::string_view kSeparators = "/?&=;:,+ .";
+  split(path_, "/");
+  split(percent_decoded(path_, false), kSeparators);
+  split(query_, "&");     // key=value pairs
+  std::size_t start = 0;  // each value, and the parts of it decoded
+  for (std::size_t i = 0; i <= query_.size(); ++i)
+    if (i == query_.size() || query_[i] == '&') {
+      const std::string pair = query_.substr(start, i - start);
+      const std::string value = pair.substr(pair.find('=') == std::string::npos ? 0 : pair.find('=') + 1);
+      if (!value.empty()) raw.push_back(value);
+      split(percent_decoded(value, true), kSeparators);
       start = i + 1;
     }
-  }
-  for (std::size_t i = 0, raw = secrets.size(); i < raw; ++i) {
-    secrets.push_back(percent_decoded(secrets[i], false));
-    secrets.push_back(percent_decoded(secrets[i], true));
+  std::vector<std::string> secrets;
+  for (const auto& piece : raw) {
+    const std::string decoded = percent_decoded(piece, false);
+    for (const std::string& form :
+         {piece, decoded, percent_decoded(piece, true), percent_encoded(decoded, "/"),
+          percent_encoded(decoded, ""), percent_encoded(decoded, "", true)}) {
+      secrets.push_back(form);
+      secrets.push_back(with_each(form, '/', "\\/"));
+      secrets.push_back(with_each(form, '/', "&#x2F;"));
+    }
   }
   // Longest first, so that a whole path goes before its segments do.
   std::sort(secrets.begin(), secrets.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
-  for (const auto& secret : secrets)
-    if (secret.size() >= 6 || secret == query_ || secret == path_) replace_all(text, secret, "<redacted>");
+  secrets.erase(std::unique(secrets.begin(), secrets.end()), secrets.end());
+  for (const auto& secret : secrets) replace_all(text, secret, "<redacted>");
   return text;
 }
 

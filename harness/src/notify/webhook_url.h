@@ -17,6 +17,8 @@ class WebhookUrl {
   // "https://hooks.slack.com" or "http://127.0.0.1:8080": safe to print.
   std::string origin() const;
   bool is_https() const { return scheme_ == "https"; }
+  // A path other than "/" or a query: where receivers keep their token.
+  bool carries_token() const { return path_.size() > 1 || !query_.empty(); }
   bool same_origin(const WebhookUrl& other) const { return origin() == other.origin(); }
   // `location` resolved against this URL (a redirect target); throws Error when malformed.
   WebhookUrl resolve(std::string_view location) const;
