@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
@@ -91,13 +92,24 @@ Outbox::~Outbox() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // closing releases the flock
 }
 
-void Outbox::lock() {
-  if (lock_fd_ >= 0) return;
+bool Outbox::lock(std::chrono::steady_clock::time_point deadline) {
+  if (lock_fd_ >= 0) return true;
   const fs::path file = dir_ / ".lock";
-  lock_fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (lock_fd_ < 0) throw Error(file.string() + ": cannot open the outbox lock");
-  while (::flock(lock_fd_, LOCK_EX) != 0)
-    if (errno != EINTR) throw Error(file.string() + ": cannot lock the outbox");
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) throw Error(file.string() + ": cannot open the outbox lock");
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      ::close(fd);
+      throw Error(file.string() + ": cannot lock the outbox");
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::close(fd);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  lock_fd_ = fd;
+  return true;
 }
 
 void Outbox::put(const Alert& alert) { write_file_atomically(dir_ / (alert.id + ".json"), serialize(alert)); }

@@ -34,8 +34,9 @@ class Outbox {
 
   const std::filesystem::path& dir() const { return dir_; }
   // Holds an advisory lock on the folder until destruction, so two `perfgate notify` calls
-  // on one machine do not send the same alert at once.
-  void lock();
+  // on one machine do not send the same alert at once. Waits for it until `deadline`; false
+  // when another process held it all that time.
+  bool lock(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
   void put(const Alert& alert);        // replaces an alert of the same id
   std::vector<Alert> pending() const;  // oldest first

@@ -47,15 +47,23 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
   if (!config_.secret.empty()) signer.emplace(config_.secret);
 
   Outbox outbox(config_.outbox, hooks_.log);
-  outbox.lock();
+  // Durable before the first attempt, and before waiting for the lock: a call stopped while it
+  // waits (a CI job's timeout) leaves its alert for the next one.
+  if (alert) outbox.put(*alert);
   SendReport report;
+  if (!outbox.lock(deadline)) {
+    hooks_.log(fmt::format(
+        "outbox {} stayed locked by another perfgate notify for this call's whole budget ({} s); {}",
+        outbox.dir().string(), config_.budget_s,
+        alert ? "alert " + alert->id + " waits there for the next call" : "nothing sent"));
+    report.queued = alert ? 1 : 0;
+    return report;
+  }
   for (const auto& dropped : outbox.prune(settings_.limits, hooks_.now_unix())) {
     hooks_.log(
         fmt::format("outbox: dropped alert {} ({} s old): {}", dropped.id, dropped.age_s, dropped.why));
     ++report.dropped;
   }
-  // Durable before the first attempt.
-  if (alert) outbox.put(*alert);
 
   bool receiver_down = false;
   for (const Alert& queued : outbox.pending()) {
