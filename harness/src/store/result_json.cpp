@@ -1,16 +1,36 @@
 #include "store/result_json.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 
 #include "core/atomic_file.h"
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "store/ab_json.h"
 
 namespace perfgate {
 namespace {
+
+// Samples no measurement gives: a time must be a finite number of ns from 1 ps to about 11
+// days (a relative time and the rest of the metrics: finite, at most 1e12, times above 0,
+// others not below 0). Outside that, a ratio of two medians can overflow into "inf%".
+void check_samples(const std::string& case_id, const std::string& metric,
+                   const std::vector<double>& samples) {
+  const bool time = metric.ends_with("_ns") || metric == metric::relative_latency;
+  const double low = metric.ends_with("_ns") ? 1e-3 : 0, high = metric.ends_with("_ns") ? 1e15 : 1e12;
+  for (double v : samples)
+    if (!std::isfinite(v) || v < low || v > high || (time && v <= 0)) {
+      char text[160];
+      std::snprintf(text, sizeof text, "case %s: %s sample %g is not a measurement (expected %s%g to %g)",
+                    case_id.c_str(), metric.c_str(), v, time && low == 0 ? "above " : "", low, high);
+      throw Error(text);
+    }
+}
+
 
 using nlohmann::json;
 
@@ -155,9 +175,11 @@ CaseResult case_from_json(const json& j) {
   r.verdict = verdict_from_string(j.at("verdict").get<std::string>());
   r.message = j.value("message", "");
   r.check = j.value("check", "");
-  for (const auto& [name, metric] : j.at("metrics").items())
+  for (const auto& [name, metric] : j.at("metrics").items()) {
     r.metrics[name] = {metric.at("samples").get<std::vector<double>>(),
                        summary_from_json(metric.at("summary"))};
+    check_samples(r.id, name, r.metrics[name].samples);
+  }
   for (const auto& jj : j.value("judgements", json::array())) {
     Judgement g;
     g.metric = jj.at("metric");
@@ -207,6 +229,12 @@ CaseResult case_from_json(const json& j) {
 }
 
 json to_json(const RunResult& run) {
+  // JSON has no infinity: nlohmann would write null, which no reader takes back.
+  for (const auto& c : run.cases)
+    for (const auto& j : c.judgements)
+      for (double v : {j.baseline_median, j.current_median, j.change_pct, j.threshold_pct, j.p_value})
+        if (!std::isfinite(v))
+          throw Error("case " + c.id + ": " + j.metric + " judged from a value that is not a finite number");
   json cases = json::array();
   for (const auto& c : run.cases) cases.push_back(to_json(c));
   return {{"schema", run.schema},
