@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <map>
+
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -81,6 +84,28 @@ TEST(StoreGbenchImport, TellsTheFormatsApart) {
   EXPECT_THROW(run_from_gbench_json(json::parse(
                    R"({"benchmarks": [{"name": "x", "real_time": 1, "time_unit": "fortnights"}]})")),
                Error);
+}
+
+// A real libbenchmark run (tests/gbench/rate_counters.cpp): rate counters are per CPU second
+// unless the benchmark used real time, so bytes per iteration come from the matching time. A
+// benchmark that waits uses far less CPU time than real time: read per real second, its bytes
+// per iteration would come out many times too large.
+TEST(StoreGbenchImport, RateCountersOfARealRunGiveTheBytesPerIteration) {
+  const std::string command =
+      std::string(PERFGATE_GBENCH_RATES) + " --benchmark_format=json --benchmark_min_time=0.01 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+  ASSERT_EQ(::pclose(pipe), 0) << output;
+  const RunResult run = run_from_gbench_json(json::parse(output));
+  std::map<std::string, double> bytes;
+  for (const auto& c : run.cases) bytes[c.id] = c.cost.bytes();
+  ASSERT_EQ(bytes.size(), 3u) << output;
+  EXPECT_EQ(bytes["BM_memcpy/4096"], 4096);
+  EXPECT_EQ(bytes["BM_wait/iterations:20"], 1e6);
+  EXPECT_EQ(bytes["BM_wait/iterations:20/real_time"], 1e6);
 }
 
 }  // namespace

@@ -93,7 +93,18 @@ struct Family {
   std::vector<double> bytes, flops;        // per iteration, from the rates
 };
 
-void record_rates(Family& f, const json& b, double ns) {
+// Google Benchmark divides rate counters by the CPU time, unless the benchmark measured real or
+// manual time (UseRealTime, UseManualTime), which adds "/real_time" or "/manual_time" to its name.
+double rate_time_ns(const json& b) {
+  const std::vector<std::string> segments = split(b.value("run_name", b.value("name", "")), '/');
+  const bool real = std::any_of(segments.begin(), segments.end(),
+                                [](const std::string& s) { return s == "real_time" || s == "manual_time"; });
+  return to_ns(b.at(real ? "real_time" : "cpu_time").get<double>(), b.value("time_unit", "ns"));
+}
+
+void record_rates(Family& f, const json& b) {
+  if (!b.contains("bytes_per_second") && !b.contains("FLOPS")) return;
+  const double ns = rate_time_ns(b);
   if (b.contains("bytes_per_second"))
     f.bytes.push_back(per_iteration(b["bytes_per_second"].get<double>(), ns));
   if (b.contains("FLOPS")) f.flops.push_back(per_iteration(b["FLOPS"].get<double>(), ns));
@@ -107,7 +118,7 @@ CaseResult finish(Family& f) {
       if (auto it = f.aggregates.find(name); it != f.aggregates.end()) {
         const json& b = it->second;
         f.samples_ns.push_back(to_ns(b.at("real_time").get<double>(), b.value("time_unit", "ns")));
-        record_rates(f, b, f.samples_ns.back());
+        record_rates(f, b);
         break;
       }
   }
@@ -200,7 +211,7 @@ RunResult run_from_gbench_json(const json& document) {
       }
       const double ns = to_ns(b.at("real_time").get<double>(), b.value("time_unit", "ns"));
       f.samples_ns.push_back(ns);
-      record_rates(f, b, ns);
+      record_rates(f, b);
     }
     for (Family& f : families) run.cases.push_back(finish(f));
   } catch (const json::exception& e) {
