@@ -22,6 +22,11 @@
 #                        tests then run one per GPU at a time, PARALLEL at once
 # The script fails (after submitting) when the build fails, a perf test fails, or CDash refuses
 # the submission, so a CI job running it gates like `ctest -L perf`.
+#
+# A machine with no approved baselines yet submits no measurements: its perf tests skip (exit
+# 77, "no baseline yet") and ctest keeps no output of a skipped test, so no <CTestMeasurement>
+# reaches CDash. A new machine class shows empty plots until a person approves its baselines
+# (`perfgate baseline propose` there, then `perfgate baseline approve`: docs/baselines.md).
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT DEFINED MODEL)

@@ -51,6 +51,12 @@ head -n -2 "$PERFGATE_SOURCE_DIR/baselines/cpu-amd-epyc-2t/copy.yaml" > "$tmp/cu
 expect 2 "copy.yaml:[0-9]+: cases.copy/cpu/n=33554432.runs.relative_latency: 3 runs, but latency_ns has 5" -- \
   "$PERFGATE" baseline show --baselines "$tmp/cut"
 
+# A name or reason that is not UTF-8 (a terminal in another encoding): exit 2 naming the option.
+expect 2 "by: is not valid UTF-8" -- "$PERFGATE" baseline drop 'copy/*' --by "$(printf 'Ad\xe9le')" --reason r \
+  --yes --baselines "$tmp/utf8"
+expect 2 "reason: is not valid UTF-8" -- "$PERFGATE" baseline drop 'copy/*' --by Ada --reason "$(printf '\xff')" \
+  --yes --baselines "$tmp/utf8"
+
 # Axis values a kernel cannot take, values that overflow and ranges without end: exit 2, the
 # axis and the value named, in every command that selects cases; nothing is measured.
 sel=(--backend cpu --kernel copy --baselines "$tmp/baselines" --cache-dir "$tmp/cache")

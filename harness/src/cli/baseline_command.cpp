@@ -4,19 +4,35 @@
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/baseline_subcommands.h"
 #include "cli/run_info.h"
 
 namespace perfgate {
 
+// --by and --reason go into the baseline files and the JSON Lines approval log: UTF-8 only.
+const CLI::Validator kUtf8(
+    [](std::string& text) -> std::string {
+      try {
+        (void)nlohmann::json(text).dump();
+        return "";
+      } catch (const nlohmann::json::type_error&) {
+        return "is not valid UTF-8 text (check the terminal's or the CI's encoding)";
+      }
+    },
+    "UTF-8");
+
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
   flags.baselines_dir = context.baselines_dir();
   command
       .add_option("--by", flags.by,
                   "Who approves (a person's name or login): recorded per case and in the log")
-      ->required();
-  command.add_option("--reason", flags.reason, "Why: recorded per case and in the log")->required();
+      ->required()
+      ->check(kUtf8);
+  command.add_option("--reason", flags.reason, "Why: recorded per case and in the log")
+      ->required()
+      ->check(kUtf8);
   command.add_flag("--yes,-y", flags.yes, "Do not ask for confirmation on a terminal");
   command.add_option("--baselines", flags.baselines_dir, "Approved baselines folder")->capture_default_str();
   command
