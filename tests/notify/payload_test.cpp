@@ -3,10 +3,12 @@
 #include <map>
 #include <optional>
 
+#include "judge/verdict.h"
 #include "notify/alert.h"
 #include "notify/config.h"
 #include "notify/notify_fixture.h"
 #include "notify/payload_generic.h"
+#include "notify/payload_slack.h"
 
 namespace perfgate {
 namespace {
@@ -118,6 +120,37 @@ TEST(NotifyPayload, SendPolicyChoosesWhichRunsAlert) {
   EXPECT_FALSE(should_send(quiet, SendPolicy::deltas));
   EXPECT_TRUE(should_send(better, SendPolicy::deltas));
   EXPECT_TRUE(should_send(quiet, SendPolicy::always));
+}
+
+// A regression caused by an absolute floor names the floor, not the noise allowance the change
+// stayed within: the judgement's source says so, the generic payload carries its reason, and
+// Slack's line states it instead of a limit that was not exceeded.
+TEST(NotifyPayload, AFloorRegressionNamesTheFloor) {
+  MetricThreshold t;
+  t.direction = Direction::higher;
+  t.min_allowed_pct = 5;
+  t.floor = 50;
+  const std::vector<double> baseline = {49, 49.5, 49.2, 49.1, 49.3, 49.4, 49.2, 49.0, 49.6, 49.3};
+  const std::vector<double> current = {48.8, 49.1, 48.9, 49.0, 49.2, 48.7, 49.0, 48.9, 49.1, 49.0};
+  CaseResult c = judged_case("fill/cpu/n=1", Verdict::regressed, 0);
+  c.judgements = {judge_metric("bandwidth_gbps", current, {baseline}, t, 0.01, 4.0)};
+  ASSERT_EQ(c.judgements[0].verdict, Verdict::regressed);
+  EXPECT_EQ(c.judgements[0].threshold_source, kAbsoluteFloor);
+  RunResult run;
+  run.run_id = "floor";
+  run.cases = {c};
+
+  const json delta = generic_payload(run, {}, "msg_floor")["deltas"].at(0);
+  EXPECT_EQ(delta["threshold_source"], "absolute floor");
+  EXPECT_NE(delta["reason"].get<std::string>().find("below the floor 50.0 GB/s"), std::string::npos)
+      << delta.dump();
+
+  const json slack = slack_payload(run, {});
+  std::string text;
+  for (const auto& block : slack["blocks"])
+    if (block["type"] == "section") text += block["text"]["text"].get<std::string>();
+  EXPECT_NE(text.find("below the floor 50.0 GB/s"), std::string::npos) << text;
+  EXPECT_EQ(text.find("limit 5.0 %"), std::string::npos) << text;
 }
 
 }  // namespace

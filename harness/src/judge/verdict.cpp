@@ -64,7 +64,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
   Allowance a;
   const double from_noise = noise_factor * noise.sigma_pct;
   const std::string sigma = noise.runs < 2 ? std::string("one baseline run: no run-to-run noise known")
-                                           : printf_string("run-to-run sigma %.2g%%", noise.sigma_pct) +
+                                           : printf_string(noise.sigma_pct >= 10 ? "run-to-run sigma %.0f%%" : "run-to-run sigma %.2g%%", noise.sigma_pct) +
                                                  printf_string(" over %g runs", noise.runs);
   if (threshold.max_regression_pct) {
     a.pct = *threshold.max_regression_pct;
@@ -126,6 +126,7 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
   j.current_median = median(current);
   const bool violated = violates_floor(j.current_median, threshold);
   j.verdict = violated ? Verdict::regressed : Verdict::pass;
+  if (violated) j.threshold_source = kAbsoluteFloor;
   j.reason = violated ? floor_reason(metric, j.current_median, threshold)
                       : "median " + format_metric_value(metric, j.current_median) + " within the floor " +
                             format_metric_value(metric, *threshold.floor);
@@ -195,6 +196,7 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
 
   if (violates_floor(j.current_median, threshold)) {
     j.verdict = Verdict::regressed;
+    j.threshold_source = kAbsoluteFloor;
     j.reason = floor_reason(j.metric, j.current_median, threshold) + "; " + medians;
     return j;
   }

@@ -22,6 +22,10 @@
 
 namespace perfgate {
 
+// Judgement::threshold_source of a regression caused by an absolute floor (a metric's `floor`),
+// whatever its relative allowance was: alerts name the floor, not an allowance it did not exceed.
+inline constexpr const char* kAbsoluteFloor = "absolute floor";
+
 // The regression a case may show before it fails: its resolution on this machine.
 struct Allowance {
   double pct = 0;

@@ -31,7 +31,8 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
                       {"change_pct", d.change_pct},
                       {"threshold_pct", d.threshold_pct},
                       {"threshold_source", d.threshold_source},
-                      {"verdict", to_string(d.verdict)}});
+                      {"verdict", to_string(d.verdict)},
+                      {"reason", d.reason}});
   json failures = json::array();
   for (const CaseResult* c : failed_cases(run))
     failures.push_back({{"case", c->id}, {"verdict", to_string(c->verdict)}, {"message", c->message}});

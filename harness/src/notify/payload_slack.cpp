@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
 #include "stats/geometric_mean.h"
@@ -104,10 +105,13 @@ std::vector<std::string> detail_lines(const RunResult& run) {
   for (const Delta& d : ordered_deltas(run)) {
     if (d.verdict == Verdict::pass || d.verdict == Verdict::no_baseline || d.verdict == Verdict::skipped)
       continue;
-    lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, limit {:.1f} % {})",
-                                marker(d.verdict), escape(d.case_id), escape(d.metric), to_string(d.verdict),
+    const std::string limit = d.threshold_source == kAbsoluteFloor
+                                  ? escape(truncate(d.reason, 200))
+                                  : fmt::format("limit {:.1f} % {}", d.threshold_pct, d.threshold_source);
+    lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, {})", marker(d.verdict),
+                                escape(d.case_id), escape(d.metric), to_string(d.verdict),
                                 format_value(d.metric, d.baseline), format_value(d.metric, d.current),
-                                d.change_pct, d.threshold_pct, d.threshold_source));
+                                d.change_pct, limit));
   }
   return lines;
 }

@@ -25,6 +25,7 @@ struct Delta {
   double threshold_pct = 0;
   std::string threshold_source;  // the resolution's origin: floor, noise, fixed, unstable
   Verdict verdict = Verdict::pass;
+  std::string reason;  // the judgement's one line, e.g. which floor a median fell below
 };
 
 // One entry per judgement of every case: worse verdicts first (result.h's severity), then
