@@ -125,5 +125,16 @@ TEST(NoiseModel, DriftingCurrentRunIsNamedUnstable) {
   EXPECT_FALSE(steady.unstable);
 }
 
+TEST(NoiseModel, TheWhyStatesALargeSigmaInPlainDigits) {
+  RunNoise noise;
+  noise.runs = 5;
+  noise.sigma_pct = 105;
+  MetricThreshold fixed;
+  fixed.max_regression_pct = 150;
+  EXPECT_NE(allowed_regression(noise, fixed, 4).why.find("sigma 105%"), std::string::npos);
+  noise.sigma_pct = 0.011;
+  EXPECT_NE(allowed_regression(noise, fixed, 4).why.find("sigma 0.011%"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfgate
