@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "judge/gpu_judge_fixture.h"
 #include "judge/judge_case.h"
 #include "judge/thresholds.h"
 #include "perfgate/metric_names.h"
@@ -13,13 +14,8 @@
 namespace perfgate {
 namespace {
 
-// n samples around `median` with a relative jitter of `jitter` (Gaussian), as a dedicated GPU's
-// DRAM-bound copy shows (samples 0.05% apart, run medians 0.01% apart).
-std::vector<double> around(std::mt19937_64& rng, double median, double jitter = 0.0005, int n = 60) {
-  std::normal_distribution<double> z(0, jitter);
-  std::vector<double> v;
-  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
-  return v;
+std::vector<double> around(std::mt19937_64& rng, double median, double jitter = 0.0005) {
+  return gpu_testing::around(rng, median, jitter);
 }
 
 Thresholds gpu_thresholds() {
@@ -44,19 +40,10 @@ BaselineCase baseline(std::mt19937_64& rng, double latency = 90000) {
   return b;
 }
 
-Fingerprint device(const std::string& uuid = kUuid) {
-  Fingerprint f;
-  f.machine_id = "nvidia-h100-80gb-hbm3";
-  f.device_uuid = uuid;
-  return f;
-}
+Fingerprint device(const std::string& uuid = kUuid) { return gpu_testing::h100(uuid); }
 
 CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
-  CaseResult r;
-  r.id = "copy/vulkan/n=33554432,wg=256";
-  r.fits_in_cache = in_cache;
-  r.metrics[metric::latency_ns].samples = around(rng, latency);
-  return r;
+  return gpu_testing::measured_on_gpu(rng, "copy/vulkan/n=33554432,wg=256", latency, in_cache, 0.0005);
 }
 
 TEST(DramFloor, ADramSizedCaseIsHeldToItsOwnFloor) {

@@ -1,23 +1,18 @@
 // A cache-resident case judged against a baseline measured on another device of the same machine
 // id gets other_device_min_pct as its least allowance (GPUs of one model differ by a few percent
-// there); on the baseline's own device, or for a DRAM-sized case, the allowance is its own.
+// there); on the baseline's own device, or for a DRAM-sized case where other_device_dram_min_pct
+// is not set, the allowance is its own.
 // Seeded synthetic samples.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "judge/gpu_judge_fixture.h"
 #include "judge/judge_case.h"
 #include "perfgate/metric_names.h"
 
 namespace perfgate {
 namespace {
-
-std::vector<double> around(std::mt19937_64& rng, double median, int n = 60) {
-  std::normal_distribution<double> z(0, 0.002);
-  std::vector<double> v;
-  for (int i = 0; i < n; ++i) v.push_back(median * (1 + z(rng)));
-  return v;
-}
 
 Thresholds gpu_thresholds() {
   Thresholds t;
@@ -31,23 +26,15 @@ BaselineCase baseline(std::mt19937_64& rng, const std::string& uuid) {
   b.id = "layernorm/vulkan/rows=1024,cols=4096,wg=256";
   b.fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
   b.fingerprint.device_uuid = uuid;
-  for (int r = 0; r < 5; ++r) b.runs[metric::latency_ns].push_back(around(rng, 10000));
+  for (int r = 0; r < 5; ++r) b.runs[metric::latency_ns].push_back(gpu_testing::around(rng, 10000, 0.002));
   return b;
 }
 
-Fingerprint device(const std::string& uuid) {
-  Fingerprint f;
-  f.machine_id = "nvidia-h100-80gb-hbm3";
-  f.device_uuid = uuid;
-  return f;
-}
+Fingerprint device(const std::string& uuid) { return gpu_testing::h100(uuid); }
 
 CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
-  CaseResult r;
-  r.id = "layernorm/vulkan/rows=1024,cols=4096,wg=256";
-  r.fits_in_cache = in_cache;
-  r.metrics[metric::latency_ns].samples = around(rng, latency);
-  return r;
+  return gpu_testing::measured_on_gpu(rng, "layernorm/vulkan/rows=1024,cols=4096,wg=256", latency, in_cache,
+                                      0.002);
 }
 
 TEST(OtherDevice, ACacheResidentShiftOnAnotherGpuPasses) {
@@ -58,7 +45,8 @@ TEST(OtherDevice, ACacheResidentShiftOnAnotherGpuPasses) {
   ASSERT_EQ(r.judgements.size(), 1u);
   EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 6);
   EXPECT_EQ(r.judgements[0].threshold_source, "other device");
-  EXPECT_NE(r.judgements[0].reason.find("another device (2614b971...) of nvidia-h100-80gb-hbm3"), std::string::npos)
+  EXPECT_NE(r.judgements[0].reason.find("another device (2614b971...) of nvidia-h100-80gb-hbm3"),
+            std::string::npos)
       << r.judgements[0].reason;
 }
 
