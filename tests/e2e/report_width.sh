@@ -51,15 +51,8 @@ python3 -m http.server "$port" --bind 127.0.0.1 --directory "$tmp/site" >"$tmp/h
 server=$!
 trap 'kill $server 2>/dev/null' EXIT
 for _ in $(seq 50); do grep -q "Serving" "$tmp/http.log" 2>/dev/null && break; sleep 0.1; done
-local_browser() {  # browser.bash's flags, with this one loopback server let through
-  local profile
-  profile="$(mktemp -d "$tmp/profile.XXXXXX")"
-  timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars \
-    --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --user-data-dir="$profile" "$@"
-}
 for width in 1366 1920; do
-  local_browser --window-size="$width,1000" --virtual-time-budget=5000 --dump-dom \
+  loopback_browser --window-size="$width,1000" --virtual-time-budget=5000 --dump-dom \
     "http://127.0.0.1:$port/measure.html" >"$tmp/measure-$width.html" 2>/dev/null
   line=$(grep -o '<pre id="measured">[^<]*' "$tmp/measure-$width.html" | sed 's/.*>//')
   echo "$width px: $line"
@@ -70,7 +63,7 @@ for width in 1366 1920; do
   [ "$rows" -ge 3 ] || fail "the verdict table has $rows rows"
   # One line of 13-14 px text with its padding is under 40 px; a wrapped row is taller.
   [ "${tallest%.*}" -lt 40 ] || fail "at $width px a verdict row is ${tallest} px tall: more than one line"
-  local_browser --window-size="$width,1000" --screenshot="$tmp/report-$width.png" \
+  loopback_browser --window-size="$width,1000" --screenshot="$tmp/report-$width.png" \
     "http://127.0.0.1:$port/report.html" >/dev/null 2>&1 || fail "no screenshot at $width px"
   check_screenshot "$tmp/report-$width.png" "$width" 1000
   [ -n "${PERFGATE_REPORT_SHOTS:-}" ] && cp "$tmp/report-$width.png" "$PERFGATE_REPORT_SHOTS/report-$width.png"

@@ -48,17 +48,9 @@ server=$!
 trap 'kill $server 2>/dev/null' EXIT
 for _ in $(seq 50); do grep -q "Serving" "$tmp/http.log" 2>/dev/null && break; sleep 0.1; done
 page="http://127.0.0.1:$port/index.html#profileURL=trace.json&title=perfgate-trace"
-# browser.bash's flags, with this one loopback server let through its no-network rule.
-local_browser() {
-  local profile
-  profile="$(mktemp -d "$tmp/profile.XXXXXX")"
-  timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" --user-data-dir="$profile" "$@"
-}
-local_browser --virtual-time-budget=10000 --window-size=1366,768 --screenshot="$tmp/trace.png" "$page" \
+loopback_browser --virtual-time-budget=10000 --window-size=1366,768 --screenshot="$tmp/trace.png" "$page" \
   >"$tmp/shot.out" 2>&1 || { cat "$tmp/shot.out"; fail "chromium could not take the screenshot"; }
-local_browser --virtual-time-budget=10000 --dump-dom "$page" >"$tmp/trace.dom.html" 2>"$tmp/dom.err" ||
+loopback_browser --virtual-time-budget=10000 --dump-dom "$page" >"$tmp/trace.dom.html" 2>"$tmp/dom.err" ||
   fail "chromium could not load speedscope"
 grep -q '"GET /trace.json HTTP/1.1" 200' "$tmp/http.log" || fail "speedscope did not fetch the trace"
 # The toolbar names the profile and its three tracks (queue, host, cases): the file was read.

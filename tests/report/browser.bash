@@ -4,12 +4,18 @@
 CHROMIUM=/usr/bin/chromium
 
 # browser ARGS...: a fresh profile, nothing in the background, no way out to the network.
-browser() {
-  local profile
+browser() { chromium_with_rules "MAP * ~NOTFOUND" "$@"; }
+
+# loopback_browser ARGS...: the same, with a server on 127.0.0.1 (a test's own) let through.
+loopback_browser() { chromium_with_rules "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" "$@"; }
+
+chromium_with_rules() {
+  local rules=$1 profile
+  shift
   profile="$(mktemp -d "$tmp/profile.XXXXXX")"
   timeout 180 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --host-resolver-rules="MAP * ~NOTFOUND" --user-data-dir="$profile" "$@"
+    --host-resolver-rules="$rules" --user-data-dir="$profile" "$@"
 }
 
 # render PAGE NAME WIDTH HEIGHT: NAME.png (screenshot) and NAME.dom.html (the rendered DOM, with
