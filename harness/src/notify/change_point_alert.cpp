@@ -22,28 +22,16 @@ Alert make_change_point_alert(const CaseHistory& history, const HistoryChange& c
     alert.body = nlohmann::json{{"text", ci.url.empty() ? text : text + " <" + ci.url + "|CI job>"}}.dump();
     return alert;
   }
-  alert.body = nlohmann::json{
-      {"schema", kChangePointSchema},
-      {"id", alert.id},
-      {"change_id", change.id},
-      {"machine_id", history.machine_id},
-      {"case", history.case_id},
-      {"metric", history.metric},
-      {"run_index", change.run_index},
-      {"runs", history.points.size()},
-      {"commit_before", change.commit_before},
-      {"commit_after", change.commit_after},
-      {"run_before", change.run_before},
-      {"run_after", change.run_after},
-      {"median_before", change.step.median_before},
-      {"median_after", change.step.median_after},
-      {"change_pct", change.step.magnitude_pct},
-      {"interval_pct", {change.step.low_pct, change.step.high_pct}},
-      {"p_value", change.step.p_value},
-      {"known_boundary", change.boundary},
-      {"ci_url", ci.url},
-      {"text",
-       text}}.dump();
+  nlohmann::json body = change_json(change);
+  body.update({{"schema", kChangePointSchema},
+               {"id", alert.id},
+               {"machine_id", history.machine_id},
+               {"case", history.case_id},
+               {"metric", history.metric},
+               {"runs", history.points.size()},
+               {"ci_url", ci.url},
+               {"text", text}});
+  alert.body = body.dump();
   return alert;
 }
 

@@ -68,22 +68,9 @@ nlohmann::json changes_json(const std::vector<CaseHistory>& histories) {
     for (const Segment& s : h.segmentation.segments)
       segments.push_back({{"first_run", s.begin}, {"runs", s.end - s.begin}, {"median", s.median}});
     for (const HistoryChange& c : h.changes) {
-      nlohmann::json j{{"id", c.id},
-                       {"run_index", c.run_index},
-                       {"commit_before", c.commit_before},
-                       {"commit_after", c.commit_after},
-                       {"run_before", c.run_before},
-                       {"run_after", c.run_after},
-                       {"started_at", c.started_after},
-                       {"median_before", c.step.median_before},
-                       {"median_after", c.step.median_after},
-                       {"change_pct", c.step.magnitude_pct},
-                       {"interval_pct", {c.step.low_pct, c.step.high_pct}},
-                       {"p_value", c.step.p_value},
-                       {"regression", c.regression},
-                       {"known_boundary", c.boundary},
-                       {"acknowledged", c.acknowledged.has_value()}};
-      if (c.acknowledged) j["acknowledged_by"] = c.acknowledged->by, j["ack_reason"] = c.acknowledged->reason;
+      nlohmann::json j = change_json(c);
+      j["id"] = j["change_id"];
+      j.erase("change_id");
       changes.push_back(std::move(j));
     }
     cases.push_back({{"case", h.case_id},

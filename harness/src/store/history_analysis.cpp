@@ -10,6 +10,26 @@
 #include "stats/summary.h"
 
 namespace perfgate {
+
+nlohmann::json change_json(const HistoryChange& c) {
+  nlohmann::json j{{"change_id", c.id},
+                   {"run_index", c.run_index},
+                   {"commit_before", c.commit_before},
+                   {"commit_after", c.commit_after},
+                   {"run_before", c.run_before},
+                   {"run_after", c.run_after},
+                   {"started_at", c.started_after},
+                   {"median_before", c.step.median_before},
+                   {"median_after", c.step.median_after},
+                   {"change_pct", c.step.magnitude_pct},
+                   {"interval_pct", {c.step.low_pct, c.step.high_pct}},
+                   {"p_value", c.step.p_value},
+                   {"regression", c.regression},
+                   {"known_boundary", c.boundary},
+                   {"acknowledged", c.acknowledged.has_value()}};
+  if (c.acknowledged) j["acknowledged_by"] = c.acknowledged->by, j["ack_reason"] = c.acknowledged->reason;
+  return j;
+}
 namespace {
 
 // "<prefix>-" + the first 12 hex digits of the SHA-256 of the parts: short enough to type.

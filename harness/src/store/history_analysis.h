@@ -5,6 +5,7 @@
 // run and commit range, and the newest segment's drift from the best segment and from the
 // approved baseline. What `perfgate history --changes/--gate`, the reports and the alerts show.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct HistoryChange {
   bool regression = false;    // worse by the metric's direction
   std::optional<Acknowledgement> acknowledged;
 };
+
+// A change point's fields as JSON, one record for `history --changes --json` and the webhook alert.
+nlohmann::json change_json(const HistoryChange& change);
 
 struct CaseHistory {
   std::string machine_id;
