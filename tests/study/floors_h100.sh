@@ -9,6 +9,7 @@
 #   S=.study/floors; . .device/env.sh && DEADLINE=540 bash $S/floors_h100.sh STEP...
 #   STEP: propose                 baselines of the default Vulkan suite and of LLM_CASE, approved
 #                                 into WORK/baselines (or BASELINES=DIR: use those instead)
+#         proposellm              only LLM_CASE's baseline, approved into WORK/baselines
 #         aa:N                    N checks of the default Vulkan suite (`perfgate run`)
 #         aacase:N:CASE           N checks of one case with the normal build
 #         slow:N:BINARY:CASE      N checks of one case with a slowed build (tests/study/slowdown.py)
@@ -71,6 +72,13 @@ for step in "$@"; do
       done
       summary "propose: $(($(date +%s) - t0)) s; $(grep -c . "$W/propose-suite.txt") lines; $(grep -h 'catches\|unstable' "$W/propose-suite.txt" | head -3 | tr '\n' ' ')"
       tar -C "$W" -czf "$OUT/baselines.tgz" baselines suite.yaml llm.yaml propose-suite.txt propose-llm.txt 2>/dev/null
+      ;;
+    proposellm)
+      t0=$(date +%s)
+      "$P" baseline propose "${LLM[@]}" "${C[@]}" --baselines "$B" --out "$W/llm.yaml" >"$W/propose-llm.txt" 2>&1
+      "$P" baseline approve "$W/llm.yaml" --by "floors study" --reason "fresh baseline, shipped defaults" --yes \
+        --baselines "$B" >>"$W/approve.txt" 2>&1
+      summary "proposellm: $(($(date +%s) - t0)) s; $(grep -h 'catches\|unstable\|allowed' "$W/propose-llm.txt" | head -3 | tr '\n' ' ')"
       ;;
     aa | shipped)
       base=$B
