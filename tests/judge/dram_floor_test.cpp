@@ -9,6 +9,7 @@
 #include "judge/gpu_judge_fixture.h"
 #include "judge/judge_case.h"
 #include "judge/thresholds.h"
+#include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 
 namespace perfgate {
@@ -55,6 +56,19 @@ TEST(DramFloor, ADramSizedCaseIsHeldToItsOwnFloor) {
   EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 0.5);
   EXPECT_EQ(r.judgements[0].threshold_source, "floor");
   EXPECT_NE(r.message.find("dram_min_allowed_pct"), std::string::npos) << r.message;
+}
+
+// `baseline propose` and `baseline show` state a stored case's resolution before any check: the
+// floor there is the one a check of that case will apply.
+TEST(DramFloor, TheResolutionShownBeforeACheckUsesTheSameFloor) {
+  std::mt19937_64 rng(5);
+  const BaselineCase b = baseline(rng);
+  const auto dram = latency_noise(b.runs, gpu_thresholds(), false);
+  const auto cache = latency_noise(b.runs, gpu_thresholds(), true);
+  ASSERT_TRUE(dram && cache);
+  EXPECT_DOUBLE_EQ(dram->allowance.pct, 0.5);
+  EXPECT_DOUBLE_EQ(cache->allowance.pct, 2);
+  EXPECT_EQ(dram->allowance.source, "floor");
 }
 
 TEST(DramFloor, TheSameChangeInCachePassesUnderTheCacheFloor) {

@@ -53,6 +53,29 @@ TEST_F(StoreBaselineFile, RoundTripKeepsEveryDoubleExactly) {
   EXPECT_EQ(to_yaml(read), to_yaml(written));  // stable: reading and writing changes nothing
 }
 
+// Whether a case's working set fitted in the cache picks its floor (dram_min_allowed_pct), so the
+// file keeps it; files written before it was recorded read as unknown.
+TEST_F(StoreBaselineFile, TheWorkingSetIsKeptAndAnOddValueIsAnError) {
+  KernelBaselines written = two_cases();
+  written.cases[1].fits_in_cache = false;
+  const std::string yaml = to_yaml(written);
+  const KernelBaselines read = parse_kernel_baselines(yaml, "copy.yaml");
+  EXPECT_FALSE(read.cases[0].fits_in_cache.has_value());
+  ASSERT_TRUE(read.cases[1].fits_in_cache.has_value());
+  EXPECT_FALSE(*read.cases[1].fits_in_cache);
+  std::string odd = yaml;
+  odd.replace(odd.find("fits_in_cache: false"), 20, "fits_in_cache: maybe");
+  try {
+    parse_kernel_baselines(odd, "copy.yaml");
+    FAIL() << "fits_in_cache: maybe was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fits_in_cache: expected true or false, got \"maybe\""),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(StoreBaselineFile, EachRunIsOneLineForReview) {
   const std::string yaml = to_yaml(two_cases());
   std::istringstream lines(yaml);

@@ -22,6 +22,20 @@ TEST(StoreCandidate, ReadBackVerifies) {
   EXPECT_EQ(read.digest.size(), 7u + 64u);
 }
 
+TEST(StoreCandidate, TheWorkingSetIsReadBackUnderTheDigest) {
+  Candidate written = candidate_of({"copy/cpu/n=1024", "copy/cpu/n=33554432"}, 900);
+  written.cases[1].fits_in_cache = false;
+  written.digest = content_digest(written);
+  const Candidate read = parse_candidate(to_yaml(written), "c.yaml");
+  EXPECT_NO_THROW(verify_digest(read, "c.yaml"));
+  EXPECT_FALSE(read.cases[0].fits_in_cache.has_value());
+  ASSERT_TRUE(read.cases[1].fits_in_cache.has_value());
+  EXPECT_FALSE(*read.cases[1].fits_in_cache);
+  std::string yaml = to_yaml(written);
+  yaml.replace(yaml.find("fits_in_cache: false"), 20, "fits_in_cache: true ");
+  EXPECT_THROW(verify_digest(parse_candidate(yaml, "c.yaml"), "c.yaml"), Error);  // an edit voids it
+}
+
 TEST(StoreCandidate, AnEditedSampleVoidsTheDigest) {
   std::string yaml = to_yaml(candidate_of({"copy/cpu/n=1024"}, 900));
   const std::size_t at = yaml.find("[300");

@@ -32,7 +32,8 @@ int show_main(const ReviewFlags& flags) {
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
   std::vector<std::string> catches;
   for (const auto& c : cases) {
-    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, c.fingerprint.machine_id));
+    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, c.fingerprint.machine_id),
+                                     c.fits_in_cache.value_or(true));
     catches.push_back(noise ? resolution_text(noise->allowance.pct, noise->allowance.source) : "");
   }
   std::fputs(render_baselines(cases, catches, flags.markdown).c_str(), stdout);

@@ -3,6 +3,7 @@
 // were measured on and who approved them. The judge compares against it; store/ loads and saves
 // it (store/baseline.h, store/baseline_file.h).
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct BaselineCase {
   std::string source_hash;
   std::string measured_at;  // ISO 8601 UTC
   std::string commit;       // the commit the samples were measured at
+  // Whether the case's working set fitted in the device's last-level cache when it was measured
+  // (CaseResult::fits_in_cache); it chooses the floor a check applies (dram_min_allowed_pct).
+  // Unknown in files written before it was recorded.
+  std::optional<bool> fits_in_cache;
   // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
   std::map<std::string, std::vector<std::vector<double>>> runs;
   Approval approval;

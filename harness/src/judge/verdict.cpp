@@ -64,7 +64,9 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
   Allowance a;
   const double from_noise = noise_factor * noise.sigma_pct;
   const std::string sigma = noise.runs < 2 ? std::string("one baseline run: no run-to-run noise known")
-                                           : printf_string(noise.sigma_pct >= 10 ? "run-to-run sigma %.0f%%" : "run-to-run sigma %.2g%%", noise.sigma_pct) +
+                                           : printf_string(noise.sigma_pct >= 10 ? "run-to-run sigma %.0f%%"
+                                                                                 : "run-to-run sigma %.2g%%",
+                                                           noise.sigma_pct) +
                                                  printf_string(" over %g runs", noise.runs);
   if (threshold.max_regression_pct) {
     a.pct = *threshold.max_regression_pct;
@@ -93,7 +95,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 }
 
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
-                                       const Thresholds& thresholds) {
+                                       const Thresholds& thresholds, bool fits_in_cache) {
   // A calibrated case is judged on its relative time (judge/judge_case.cpp), so that is the
   // noise its allowance comes from.
   auto usable = [&](const char* metric) {
@@ -103,13 +105,12 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
   };
   const char* metric = usable(metric::relative_latency) ? metric::relative_latency : metric::latency_ns;
   if (!usable(metric)) return std::nullopt;
-  auto threshold = thresholds.metrics.find(metric);
+  const MetricThreshold threshold = thresholds.metrics.at(metric).for_working_set(fits_in_cache);
   auto latency = runs.find(metric);
   CaseNoise out;
   out.metric = metric;
-  out.noise =
-      run_noise(latency->second, threshold->second.min_allowed_pct.value_or(0), thresholds.noise_factor);
-  out.allowance = allowed_regression(out.noise, threshold->second, thresholds.noise_factor);
+  out.noise = run_noise(latency->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor);
+  out.allowance = allowed_regression(out.noise, threshold, thresholds.noise_factor);
   return out;
 }
 

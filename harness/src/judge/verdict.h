@@ -37,14 +37,15 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 // A stored case's latency allowance under `thresholds` (its resolution before any check), with
 // the noise of its runs: what `baseline propose` and `baseline show` report. From the
 // relative_latency runs of a calibrated case, else latency_ns; nullopt when neither is judged
-// relatively or the case has no such runs.
+// relatively or the case has no such runs. `fits_in_cache` false applies the DRAM floor, as a
+// check of a DRAM-sized case does (MetricThreshold::for_working_set).
 struct CaseNoise {
   std::string metric;  // relative_latency or latency_ns
   RunNoise noise;
   Allowance allowance;
 };
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
-                                       const Thresholds& thresholds);
+                                       const Thresholds& thresholds, bool fits_in_cache = true);
 
 // change_pct > 0 is worse. It is the "worse ratio" minus one: current / baseline for a metric
 // better lower, baseline / current for one better higher, so latency and the bandwidth derived

@@ -93,6 +93,7 @@ void emit_case(YAML::Emitter& out, const BaselineCase& c) {
   emit_field(out, "backend", c.backend);
   emit_field(out, "perfgate_version", c.perfgate_version);
   emit_field(out, "source_hash", c.source_hash);
+  if (c.fits_in_cache) emit_field(out, "fits_in_cache", *c.fits_in_cache);
   emit_field(out, "measured_at", c.measured_at);
   emit_field(out, "commit", c.commit);
   out << YAML::Key << "approval" << YAML::Value;
@@ -113,14 +114,15 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   const std::string at = "cases." + id;
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
   in.keys(map, at,
-          {"backend", "perfgate_version", "source_hash", "measured_at", "commit", "approval", "fingerprint",
-           "median", "run_counts", "runs"});
+          {"backend", "perfgate_version", "source_hash", "fits_in_cache", "measured_at", "commit", "approval",
+           "fingerprint", "median", "run_counts", "runs"});
   BaselineCase c;
   c.id = id;
   c.kernel = kernel;
   c.backend = in.text(map, "backend", at);
   c.perfgate_version = in.text(map, "perfgate_version", at);
   c.source_hash = in.optional_text(map, "source_hash", at);
+  c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
   c.measured_at = in.text(map, "measured_at", at);
   c.commit = in.optional_text(map, "commit", at);
   const YAML::Node approval = in.required_map(map, "approval", at);

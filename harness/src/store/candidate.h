@@ -3,6 +3,7 @@
 // case) and `perfgate baseline approve` moves into baselines/. It carries a SHA-256 digest over
 // its canonical content, so a candidate edited after proposing is refused.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@ struct CandidateCase {
   std::string kernel;
   std::string backend;
   std::string source_hash;
-  MetricRuns runs;  // latency_ns from every run; a metric a run left out has fewer runs
+  std::optional<bool> fits_in_cache;  // as BaselineCase::fits_in_cache
+  MetricRuns runs;                    // latency_ns from every run; a metric a run left out has fewer runs
 };
 
 struct Candidate {

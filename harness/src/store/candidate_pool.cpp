@@ -73,6 +73,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
         c.kernel = result.kernel;
         c.backend = result.backend;
         c.source_hash = result.source_hash;
+        c.fits_in_cache = result.fits_in_cache;
       } else if (c.id.empty()) {
         throw Error("refusing to propose: case " + result.id + " is in run " + std::to_string(i + 1) +
                     " but not in run 1");

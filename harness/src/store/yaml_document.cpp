@@ -75,6 +75,15 @@ std::string YamlDocument::optional_text(const YAML::Node& map, const std::string
   return value.Scalar();
 }
 
+std::optional<bool> YamlDocument::optional_boolean(const YAML::Node& map, const std::string& key,
+                                                   const std::string& at) const {
+  const std::string value = optional_text(map, key, at);
+  if (value.empty()) return std::nullopt;
+  if (value == "true") return true;
+  if (value == "false") return false;
+  throw error(map[key], joined(at, key), "expected true or false, got \"" + value + "\"");
+}
+
 std::int64_t YamlDocument::integer(const YAML::Node& map, const std::string& key,
                                    const std::string& at) const {
   YAML::Node value = required(map, key, at);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,9 @@ class YamlDocument {
   YAML::Node required_sequence(const YAML::Node& map, const std::string& key, const std::string& at) const;
   std::string text(const YAML::Node& map, const std::string& key, const std::string& at) const;
   std::string optional_text(const YAML::Node& map, const std::string& key, const std::string& at) const;
+  // `true` or `false` where the key is given, nullopt where it is absent.
+  std::optional<bool> optional_boolean(const YAML::Node& map, const std::string& key,
+                                       const std::string& at) const;
   std::int64_t integer(const YAML::Node& map, const std::string& key, const std::string& at) const;
   double number(const YAML::Node& node, const std::string& at) const;
   // A non-empty sequence of at most `max_count` finite numbers.
