@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package perfgate's build, tests and CI need.
+# Installs every Debian 12 package perfgate's build, tests and CI need, then a shader compiler
+# that knows the cooperative-matrix extensions (ci/install-shader-compiler.sh).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 packages=(
   cmake g++ ninja-build pkg-config git ccache
   libgtest-dev libgmock-dev libbenchmark-dev
@@ -15,10 +17,11 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+ci/install-shader-compiler.sh

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfgate/kernel.h"
@@ -34,6 +36,11 @@ bool peak_kernels_in_suite();
 bool register_shader(const char* name, const std::uint32_t* words, std::size_t word_count);
 std::span<const std::uint32_t> find_shader(std::string_view name);  // empty when unknown
 std::vector<std::string> shader_names();
+// A shader this build could not compile (ctest/PerfgateShaderCompiler.cmake: no glslc knows its
+// extensions), registered in its place with why; a case that dispatches it is skipped saying so.
+bool register_left_out_shader(const char* name, const char* why);
+std::string left_out_shader_reason(std::string_view name);            // "" unless left out
+std::vector<std::pair<std::string, std::string>> left_out_shaders();  // (name, why), by name
 
 }  // namespace perfgate
 

@@ -87,6 +87,8 @@ int list_main(const ListFlags& flags) {
     const char* peak = k.peak() && !peak_kernels_in_suite() ? " (peak kernel: measures % peak)" : "";
     std::printf("  %-16s [%s] %s%s\n", k.name().c_str(), in.c_str(), k.description().c_str(), peak);
   }
+  for (const auto& [shader, why] : left_out_shaders())
+    std::printf("  shader %s left out of this build: %s\n", shader.c_str(), why.c_str());
   std::printf("cases (%zu):\n", cases.size());
   for (const auto& c : cases) std::printf("  %s\n", c.id.c_str());
   print_devices(backends.empty() ? std::vector<Backend>{Backend::cpu, Backend::vulkan} : backends,

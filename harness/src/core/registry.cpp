@@ -19,6 +19,12 @@ std::map<std::string, std::span<const std::uint32_t>, std::less<>>& shaders() {
   return all;
 }
 
+// Shaders this build left out, with why (no compiler for their extensions).
+std::map<std::string, std::string, std::less<>>& left_out() {
+  static std::map<std::string, std::string, std::less<>> all;
+  return all;
+}
+
 }  // namespace
 
 bool register_kernel(KernelDef (*define)(), const char* source_hash, bool peak) {
@@ -63,6 +69,20 @@ std::vector<std::string> shader_names() {
   std::vector<std::string> names;
   for (const auto& entry : shaders()) names.push_back(entry.first);
   return names;
+}
+
+bool register_left_out_shader(const char* name, const char* why) {
+  left_out()[name] = why;
+  return true;
+}
+
+std::string left_out_shader_reason(std::string_view name) {
+  auto it = left_out().find(name);
+  return it == left_out().end() ? std::string() : it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> left_out_shaders() {
+  return {left_out().begin(), left_out().end()};
 }
 
 }  // namespace perfgate

@@ -39,6 +39,8 @@ class VulkanDevice final : public Device {
     // A shader needing a feature this device lacks is a skip, not an error: its SPIR-V says so.
     for (const Dispatch& d : kernel.vulkan_plan(params, limits_).dispatches) {
       const auto spirv = find_shader(d.shader);
+      if (const std::string why = left_out_shader_reason(d.shader); spirv.empty() && !why.empty())
+        return "shader " + d.shader + " is not in this build: " + why;
       if (spirv.empty()) continue;  // VulkanCase names the missing shader
       const auto missing = vk::missing_features(vk::reflect_shader(d.shader, spirv), context_->info().features);
       if (!missing.empty()) {
