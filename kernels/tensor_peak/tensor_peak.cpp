@@ -2,8 +2,9 @@
 // compute ceiling of kernels whose cost says matrix_flops (matmul_f16). Every output tile t is a
 // 16x16 chain C = A_(t mod 8) * B + C run `iters` times in registers: 8 independent chains per
 // subgroup on cooperative matrices (tensor cores), the same multiply-adds on the vector units
-// elsewhere. A and B hold multiples of 1/8 in [-1, 1], so every partial sum is a multiple of
-// 1/64 below 2^14: exact in float32 whatever the order, and the reference is iters * A * B.
+// elsewhere. tensor_peak_workgroup measures the workgroup scope beside it. A and B hold multiples of 1/8 in
+// [-1, 1], so every partial sum is a multiple of 1/64 below 2^14: exact in float32 whatever the order, and
+// the reference is iters * A * B.
 #include <algorithm>
 #include <cmath>
 
@@ -85,9 +86,12 @@ PERFGATE_KERNEL(tensor_peak) {
         d.push_constants = {n, std::uint32_t(p["iters"])};
         d.stage = "tensor_peak";
         d.specialization = {wg};
-        if (limits.cooperative_matrix_f16) {
+        // The KHR extension where the device has it and this build compiled its shader (634
+        // against 585 TFLOP/s on the H100, docs/performance.md), else the NV one.
+        const bool khr = limits.cooperative_matrix_khr && !find_shader("tensor_peak/tensor_peak_khr").empty();
+        if (khr || limits.cooperative_matrix_f16) {
           const std::uint32_t tiles_per_group = wg / limits.subgroup_size * kChains;
-          d.shader = "tensor_peak/tensor_peak_coopmat";
+          d.shader = khr ? "tensor_peak/tensor_peak_khr" : "tensor_peak/tensor_peak_coopmat";
           d.groups = {(n + tiles_per_group - 1) / tiles_per_group, 1, 1};
         } else {
           d.shader = "tensor_peak/tensor_peak_vector";

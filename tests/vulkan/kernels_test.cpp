@@ -166,6 +166,34 @@ TEST(VulkanKernels, SamplingSelectsTheTopKOfAdversarialRows) {
   }
 }
 
+// The workgroup-scope tensor peak runs and matches its reference where the device has
+// VK_NV_cooperative_matrix2 and the build its shader; elsewhere (llvmpipe) it is skipped naming
+// the extension, or the missing compiler.
+TEST(VulkanKernels, WorkgroupMatricesRunOrAreSkippedNamingWhy) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  const KernelDef* peak = find_kernel("tensor_peak_workgroup");
+  ASSERT_NE(peak, nullptr);
+  const Params params(
+      {{"groups", 3}, {"iters", 5}, {"tm", 64}, {"tn", 32}, {"tk", 32}, {"chains", 2}, {"wg", 128}});
+  ASSERT_TRUE(peak->is_valid(params, Backend::vulkan));
+  const auto specs = peak->buffer_specs(params);
+  const auto why = device->unsupported(*peak, params, specs);
+  if (why) {
+    const bool named = why->find("VK_NV_cooperative_matrix2") != std::string::npos ||
+                       why->find("is not in this build") != std::string::npos;
+    EXPECT_TRUE(named) << *why;
+    EXPECT_FALSE(device->limits().cooperative_matrix_workgroup &&
+                 !find_shader("tensor_peak_workgroup/tensor_peak_workgroup").empty())
+        << *why;
+    return;
+  }
+  Buffers host(specs);
+  Rng rng(3);
+  peak->fill_inputs(params, host, rng);
+  auto prepared = device->prepare(*peak, params, host);
+  check_case(*prepared, *peak, params, host);
+}
+
 TEST(VulkanKernels, BuffersOverTheDeviceLimitsAreRefused) {
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
   const KernelDef* copy = find_kernel("copy");

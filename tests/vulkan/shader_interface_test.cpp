@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #ifdef PERFGATE_HAS_VULKAN
+#include <algorithm>
+
 #include "perfgate/error.h"
 #include "perfgate/registry.h"
 #include "vulkan/device_features.h"
@@ -76,8 +78,8 @@ TEST(VulkanShaderInterface, CapabilitiesTheDeviceLacksAreNamed) {
 
 // Every shader of the suite reflects, and needs nothing beyond what perfgate knows to enable.
 TEST(VulkanShaderInterface, EverySuiteShaderReflects) {
-  vk::DeviceFeatures everything{true, true, true, true, true, true, true,
-                                true, true, true, true, true, 0xffu};
+  vk::DeviceFeatures everything{true, true, true, true, true, true, true, true,
+                                true, true, true, true, true, true, true, 0xffu};
   for (const auto& name : shader_names()) {
     const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
     // Only the cooperative-matrix shaders use opcodes Debian 12's SPIRV-Cross predates.
@@ -88,6 +90,31 @@ TEST(VulkanShaderInterface, EverySuiteShaderReflects) {
     EXPECT_FALSE(shader.capabilities.empty()) << name;
     EXPECT_TRUE(vk::missing_features(shader, everything).empty()) << name;
   }
+}
+
+// The workgroup-scope matrix shaders (GL_NV_cooperative_matrix2) declare capabilities newer than
+// this SPIRV-Cross: they are read from the module's words, and a device without the extension is
+// told which one it lacks.
+TEST(VulkanShaderInterface, MatrixShadersNameTheExtensionTheyNeed) {
+  const std::string name = "tensor_peak_workgroup/tensor_peak_workgroup";
+  if (find_shader(name).empty()) {
+    EXPECT_NE(left_out_shader_reason(name).find("GL_NV_cooperative_matrix2"), std::string::npos);
+    GTEST_SKIP() << name << " is not in this build: " << left_out_shader_reason(name);
+  }
+  const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
+  const auto& caps = shader.capabilities;
+  EXPECT_NE(std::find(caps.begin(), caps.end(), 6022u), caps.end());  // CooperativeMatrixKHR
+  EXPECT_NE(std::find(caps.begin(), caps.end(), 5439u), caps.end());  // TensorAddressingNV
+  vk::DeviceFeatures device{true, true, true, true, true, true, true,  true,
+                            true, true, true, true, true, true, false, 0xffu};
+  const auto missing = vk::missing_features(shader, device);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("VK_NV_cooperative_matrix2"), std::string::npos) << missing[0];
+  device.cooperative_matrix_workgroup = true;
+  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+  device.cooperative_matrix_khr = false;
+  ASSERT_EQ(vk::missing_features(shader, device).size(), 1u);
+  EXPECT_NE(vk::missing_features(shader, device)[0].find("VK_KHR_cooperative_matrix"), std::string::npos);
 }
 
 // An unreadable module checks nothing rather than stopping the case: no push-constant or binding

@@ -57,6 +57,13 @@ struct DeviceLimits {
   // 16x16x16 f16 x f16 + f32 cooperative matrices on subgroups (tensor cores), with float16
   // arithmetic and 16-bit storage buffers: GL_NV_cooperative_matrix shaders may run.
   bool cooperative_matrix_f16 = false;
+  // The same through VK_KHR_cooperative_matrix (GL_KHR_cooperative_matrix shaders), and through
+  // VK_NV_cooperative_matrix2 at workgroup scope with flexible dimensions and tensor addressing
+  // (GL_NV_cooperative_matrix2 shaders, workgroups of at most matrix_workgroup_max_invocations).
+  // Both are Vulkan 1.3 shaders that only a newer glslc compiles (ctest/PerfgateShaderCompiler.cmake).
+  bool cooperative_matrix_khr = false;
+  bool cooperative_matrix_workgroup = false;
+  std::uint32_t matrix_workgroup_max_invocations = 0;
   std::uint32_t max_workgroup_invocations = 128;
   std::uint32_t max_shared_memory_bytes = 16384;
   std::uint64_t max_storage_buffer_range = 1ull << 27;

@@ -43,7 +43,8 @@ VkInstance create_instance() {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "perfgate";
   app.pEngineName = "perfgate";
-  app.apiVersion = VK_API_VERSION_1_2;
+  app.apiVersion =
+      VK_API_VERSION_1_3;  // the most perfgate uses (the matrix shaders); 1.2 devices still serve
 
   VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   create.pApplicationInfo = &app;
@@ -67,7 +68,7 @@ VkInstance create_instance() {
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED)
     throw NoDevice{"no Vulkan driver (ICD) found: vkCreateInstance returned " +
                    std::string(result_name(result))};
-  check(result, "vkCreateInstance(Vulkan 1.2)");
+  check(result, "vkCreateInstance(Vulkan 1.3)");
   return instance;
 }
 
@@ -169,7 +170,11 @@ PhysicalDeviceInfo query(VkInstance instance, VkPhysicalDevice handle, int index
     f.uniform_and_storage_buffer_8bit = features12.uniformAndStorageBuffer8BitAccess == VK_TRUE;
     f.storage_push_constant_8 = features12.storagePushConstant8 == VK_TRUE;
     f.integer_dot_product = info.integer_dot_product;
+    f.vulkan_memory_model = features12.vulkanMemoryModel == VK_TRUE;
     info.cooperative_matrix_f16 = has_f16_cooperative_matrix(instance, handle, extensions);
+    info.matrix = query_matrix_features(instance, handle, info.properties.apiVersion, extensions);
+    f.cooperative_matrix_khr = info.matrix.khr_f16;
+    f.cooperative_matrix_workgroup = info.matrix.workgroup_f16;
   }
   if (info.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
     info.features.subgroup_operations = info.subgroup.supportedOperations;
@@ -332,6 +337,7 @@ Context::Context(const std::string& selector) {
     features12.storageBuffer8BitAccess = on(f.storage_buffer_8bit);
     features12.uniformAndStorageBuffer8BitAccess = on(f.uniform_and_storage_buffer_8bit);
     features12.storagePushConstant8 = on(f.storage_push_constant_8);
+    features12.vulkanMemoryModel = on(f.vulkan_memory_model);
     features.pNext = &features11;
     features11.pNext = &features12;
     std::vector<const char*> extensions;
@@ -354,6 +360,8 @@ Context::Context(const std::string& selector) {
       matrix.pNext = features12.pNext;
       features12.pNext = &matrix;
     }
+    // Tensor cores through the newer extensions (subgroup and workgroup scope), where offered.
+    const MatrixFeatureChain matrix_chain(info_.matrix, extensions, &features12.pNext);
     // The spec requires enabling VK_KHR_portability_subset wherever a device offers it.
     if (has_extension(device_extensions(info_.handle), "VK_KHR_portability_subset"))
       extensions.push_back("VK_KHR_portability_subset");
@@ -390,6 +398,9 @@ DeviceLimits Context::kernel_limits() const {
                           (info_.subgroup.supportedOperations & used) == used;
   d.integer_dot_product = info_.integer_dot_product;
   d.cooperative_matrix_f16 = info_.cooperative_matrix_f16;
+  d.cooperative_matrix_khr = info_.matrix.khr_f16;
+  d.cooperative_matrix_workgroup = info_.matrix.workgroup_f16;
+  d.matrix_workgroup_max_invocations = info_.matrix.workgroup_max_invocations;
   d.max_workgroup_invocations = std::min(l.maxComputeWorkGroupInvocations, l.maxComputeWorkGroupSize[0]);
   d.max_shared_memory_bytes = l.maxComputeSharedMemorySize;
   d.max_storage_buffer_range = l.maxStorageBufferRange;

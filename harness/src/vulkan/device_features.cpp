@@ -3,10 +3,17 @@
 #include <spirv_cross_c.h>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
+
 namespace perfgate::vk {
+namespace {
+constexpr std::uint32_t kCooperativeMatrixBlockLoadsNV = 5434;
+constexpr std::uint32_t kCooperativeMatrixTensorAddressingNV = 5433;
+constexpr std::uint32_t kTensorAddressingNV = 5439;
+constexpr std::uint32_t kCooperativeMatrixKHR = 6022;
+}  // namespace
 
 std::vector<std::string> missing_features(const ShaderInterface& shader, const DeviceFeatures& device) {
-  if (!shader.unreadable.empty()) return {};
   auto subgroup = [&](VkSubgroupFeatureFlagBits bit) { return (device.subgroup_operations & bit) != 0; };
   std::vector<std::string> missing;
   auto need = [&](bool present, const char* name) {
@@ -53,9 +60,24 @@ std::vector<std::string> missing_features(const ShaderInterface& shader, const D
         need(subgroup(VK_SUBGROUP_FEATURE_CLUSTERED_BIT), "subgroup clustered");
         break;
       case SpvCapabilityGroupNonUniformQuad: need(subgroup(VK_SUBGROUP_FEATURE_QUAD_BIT), "subgroup quad"); break;
-      default: break;  // core in Vulkan 1.2 compute (Shader, Int8 storage handled above, ...)
+      case SpvCapabilityVulkanMemoryModel: need(device.vulkan_memory_model, "vulkanMemoryModel"); break;
+      default:
+        switch (capability) {  // newer than Debian 12's SPIR-V headers: numbers from the SPIR-V registry
+          case kCooperativeMatrixKHR:
+            need(device.cooperative_matrix_khr, "cooperativeMatrix (VK_KHR_cooperative_matrix, f16)");
+            break;
+          case kCooperativeMatrixTensorAddressingNV:
+          case kTensorAddressingNV:
+          case kCooperativeMatrixBlockLoadsNV:
+            need(device.cooperative_matrix_workgroup,
+                 "cooperativeMatrixWorkgroupScope and cooperativeMatrixTensorAddressing (VK_NV_cooperative_matrix2)");
+            break;
+          default: break;  // core in Vulkan 1.2 compute (Shader, Int8 storage handled above, ...)
+        }
     }
   }
+  std::sort(missing.begin(), missing.end());
+  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
   return missing;
 }
 

@@ -26,7 +26,10 @@ struct DeviceFeatures {
   bool uniform_and_storage_buffer_16bit = false;
   bool storage_push_constant_16 = false;
   bool integer_dot_product = false;
-  std::uint32_t subgroup_operations = 0;  // VkSubgroupFeatureFlags of compute shaders
+  bool vulkan_memory_model = false;
+  bool cooperative_matrix_khr = false;        // VK_KHR_cooperative_matrix, f16 (matrix_features.h)
+  bool cooperative_matrix_workgroup = false;  // VK_NV_cooperative_matrix2, workgroup scope
+  std::uint32_t subgroup_operations = 0;      // VkSubgroupFeatureFlags of compute shaders
 };
 
 // The Vulkan names of the features (or subgroup operations) the shader's capabilities need and

@@ -97,6 +97,20 @@ void check_constants(const std::string& where, const Dispatch& dispatch, const S
   }
 }
 
+// The operands of the module's OpCapability instructions (opcode 17), which precede everything
+// else after the 5-word header: each instruction's first word is its word count << 16 | opcode.
+std::vector<std::uint32_t> declared_capabilities(std::span<const std::uint32_t> words) {
+  constexpr std::uint32_t kOpCapability = 17;
+  std::vector<std::uint32_t> capabilities;
+  for (std::size_t at = 5; at < words.size();) {
+    const std::uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size()) break;
+    if (opcode == kOpCapability && count == 2) capabilities.push_back(words[at + 1]);
+    at += count;
+  }
+  return capabilities;
+}
+
 }  // namespace
 
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words) {
@@ -115,6 +129,7 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
     // goes unchecked rather than the case unmeasured; the driver still validates it.
     ShaderInterface unread;
     unread.unreadable = spvc_context_get_last_error_string(raw);
+    unread.capabilities = declared_capabilities(words);
     return unread;
   }
   spvc_compiler compiler = nullptr;

@@ -39,8 +39,9 @@ struct ShaderInterface {
   // The workgroup size a dispatch runs with (Dispatch::all_constants()): its constants where they
   // set a dimension.
   std::array<std::uint32_t, 3> local_size_with(const std::vector<SpecConstant>& given) const;
-  // Why SPIRV-Cross could not parse the module ("" when it could): nothing above is then known,
-  // and check_dispatch and missing_features check nothing.
+  // Why SPIRV-Cross could not parse the module ("" when it could): nothing above but the
+  // capabilities (read from the module's OpCapability instructions) is then known, and
+  // check_dispatch checks nothing.
   std::string unreadable;
 };
 
