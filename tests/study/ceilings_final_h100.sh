@@ -19,14 +19,8 @@ O=(--backend vulkan --seed 1 "${C[@]}" --thresholds /tmp/final_thresholds --no-j
 S=(--axis m=4096 --axis n=4096 --axis k=4096)
 BIG=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,uuid --format=csv,noheader
-step() {
-  local name=$1 limit=$2
-  shift 2
-  echo "== $name [$(date +%s)]"
-  timeout "$limit" "$@" >"$W/$name.txt" 2>&1
-  echo "rc $?"
-  grep -E '^(matmul|attention|  error|[0-9]+ cases)|regress|fail' "$W/$name.txt" | cut -c1-150 | head -60
-}
+. "$(dirname "$0")/study_step.sh"
+STEP_PATTERN='^(matmul|attention|  error|[0-9]+ cases)|regress|fail' STEP_WIDTH=150
 step peaks 120 "$B" run "${O[@]}" 'tensor_peak/*' 'fma_peak/*'
 for round in 1 2; do
   step "f32_head$round" 60 "$B" run "${O[@]}" 'matmul/*' "${S[@]}"

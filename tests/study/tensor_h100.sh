@@ -1,29 +1,45 @@
 #!/usr/bin/env bash
-# The tensor-core ceilings and kernels on a GPU machine (device tool; a study, not a test): the
-# subgroup tensor peak (KHR or NV), a sweep of the workgroup-scope peak (VK_NV_cooperative_matrix2)
-# and of matmul_f16 at 4096^3 over its paths, tiles and workgroups. Every case is checked against
-# its CPU reference on random data before it is timed. Logs go to WORK (default /tmp/tensor),
-# packed into $OUT/tensor.tgz when OUT is set.
-#   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh
+# The tensor-core ceilings and kernels on a GPU machine (device tool; a study, not a test), in
+# the three rounds of docs/performance.md ("Tensor cores through Debian 13's shader compiler"):
+#   sweep  the subgroup tensor peak (KHR or NV), a sweep of the workgroup-scope peak
+#          (VK_NV_cooperative_matrix2) and of matmul_f16 at 4096^3 over its workgroup-scope paths,
+#          tiles and workgroups, and a baseline candidate for tensor_peak*;
+#   staged matmul_f16's workgroup-scope path with blocks staged through shared memory, the NV
+#          staged shader beside it, and a candidate for tensor_peak_workgroup;
+#   final  the best matmul_f16 configuration twice, then the default Vulkan suite judged against
+#          the baselines and thresholds in STUDY (default .study/tensor).
+# Every case is checked against its CPU reference on random data before it is timed. Logs go to
+# WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
+#   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
+round=${1:?round: sweep, staged or final}
 B=${PERFGATE:-build/perfgate}
-W=${WORK:-/tmp/tensor}
+D=${STUDY:-.study/tensor}
+W=${WORK:-/tmp/tensor-$round}
 mkdir -p "$W"
-O=(--backend vulkan --seed 1 --cache-dir "$W/cache" --thresholds thresholds --no-judge)
+. "$(dirname "$0")/study_step.sh"
+STEP_PATTERN='^(tensor|matmul)|error|skip|regress|fail|[0-9]+ cases'
+T=(--cache-dir "$W/cache" --thresholds "$D/thresholds")
+O=(--backend vulkan --seed 1 "${T[@]}" --no-judge)
 S=(--axis m=4096 --axis n=4096 --axis k=4096)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-step() {
-  local name=$1 limit=$2
-  shift 2
-  echo "== $name [$(date +%s)]"
-  timeout "$limit" "$@" >"$W/$name.txt" 2>&1
-  echo "rc $?"
-  grep -E '^(tensor|matmul)|error|skip|[0-9]+ cases' "$W/$name.txt" | cut -c1-160 | head -60
-}
-step list 30 "$B" list --backend vulkan 'tensor_peak*' 'matmul_f16'
-step peak 120 "$B" run "${O[@]}" 'tensor_peak/*' --axis n=65536 --axis iters=512
-step peak_wg 150 "$B" run "${O[@]}" 'tensor_peak_workgroup/*' --axis tm=64,128 --axis tn=64,128 --axis chains=2,4
-step f16_nv 60 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}"
-step f16_wg 200 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3,4 --axis tile=64,128,256 --axis wg=128,256
-step propose 200 "$B" baseline propose --backend vulkan --cache-dir "$W/cache" --thresholds thresholds 'tensor_peak*' --out "$W/candidate.yaml"
-if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor.tgz" -C "$W" --exclude cache .; fi
+case $round in
+  sweep)
+    step list 30 "$B" list --backend vulkan 'tensor_peak*' 'matmul_f16'
+    step peak 120 "$B" run "${O[@]}" 'tensor_peak/*' --axis n=65536 --axis iters=512
+    step peak_wg 150 "$B" run "${O[@]}" 'tensor_peak_workgroup/*' --axis tm=64,128 --axis tn=64,128 --axis chains=2,4
+    step f16_nv 60 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}"
+    step f16_wg 200 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3,4 --axis tile=64,128,256 --axis wg=128,256
+    step propose 200 "$B" baseline propose --backend vulkan "${T[@]}" 'tensor_peak*' --out "$W/candidate.yaml" ;;
+  staged)
+    step f16_wg 150 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3,4 --axis tile=64,128 --axis wg=128,256
+    step f16_nv 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}"
+    step propose 150 "$B" baseline propose --backend vulkan "${T[@]}" 'tensor_peak_workgroup' --out "$W/candidate.yaml" ;;
+  final)
+    step best1 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128 --axis tile=128
+    step best2 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128 --axis tile=128
+    step suite 260 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" --json "$W/suite.json"
+    tail -5 "$W/suite.txt" ;;
+  *) echo "unknown round $round (sweep, staged, final)" >&2; exit 2 ;;
+esac
+if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi
