@@ -43,8 +43,8 @@ VkInstance create_instance() {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "perfgate";
   app.pEngineName = "perfgate";
-  app.apiVersion =
-      VK_API_VERSION_1_3;  // the most perfgate uses (the matrix shaders); 1.2 devices still serve
+  // The most perfgate uses (the matrix shaders are Vulkan 1.3); 1.2 devices still serve.
+  app.apiVersion = VK_API_VERSION_1_3;
 
   VkInstanceCreateInfo create{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   create.pApplicationInfo = &app;
