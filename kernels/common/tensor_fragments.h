@@ -9,8 +9,8 @@
 
 namespace perfgate::kernels {
 
-constexpr std::int64_t kFragment = 16;  // M = N = K of the f16 fragments
-constexpr std::int64_t kTensorBK = 32;  // k per step: two fragments deep (K is a multiple)
+constexpr std::int64_t kFragment = 16;       // M = N = K of the f16 fragments
+constexpr std::int64_t kTensorBK = 32;       // k per step: two fragments deep (K is a multiple)
 constexpr std::uint32_t kFallbackTile = 16;  // the shared-memory fallback: 16 x 16 threads
 
 struct TensorTile {
@@ -19,7 +19,8 @@ struct TensorTile {
 
 // Subgroups in a near-square grid, more along m (rows of A are read once per column block).
 inline std::optional<TensorTile> tensor_tile_for(std::int64_t tile, std::int64_t wg, std::int64_t subgroup) {
-  if (tile <= 0 || wg <= 0 || subgroup <= 0 || wg % subgroup != 0 || tile % kFragment != 0) return std::nullopt;
+  if (tile <= 0 || wg <= 0 || subgroup <= 0 || wg % subgroup != 0 || tile % kFragment != 0)
+    return std::nullopt;
   std::int64_t sm = wg / subgroup, sn = 1;
   while (sm > 2 * sn && sm % 2 == 0) sm /= 2, sn *= 2;
   if (tile % (kFragment * sm) != 0 || tile % (kFragment * sn) != 0) return std::nullopt;
@@ -28,10 +29,15 @@ inline std::optional<TensorTile> tensor_tile_for(std::int64_t tile, std::int64_t
   return TensorTile{std::uint32_t(wg), std::uint32_t(tile), std::uint32_t(sm), std::uint32_t(sn)};
 }
 
-// The staged shader (matmul_f16_coopmat_staged) copies a tile x bk block of A and a bk x tile
-// block of B per step into `stages` shared buffers of 16-byte rows, each padded by 16 bytes.
+// The staged shaders (matmul_f16_coopmat_staged, matmul_f16_workgroup) copy a tm x bk block of A
+// and a bk x tn block of B per step into `stages` shared buffers of 16-byte rows, each padded by
+// 16 bytes; the subgroup-scope one's tiles are square (tile x tile).
+inline std::int64_t tensor_staged_shared_bytes(std::int64_t tm, std::int64_t tn, std::int64_t bk,
+                                               std::int64_t stages) {
+  return stages * (tm * (bk / 8 + 1) + bk * (tn / 8 + 1)) * 16;
+}
 inline std::int64_t tensor_staged_shared_bytes(std::int64_t tile, std::int64_t bk, std::int64_t stages) {
-  return stages * (tile * (bk / 8 + 1) + bk * (tile / 8 + 1)) * 16;
+  return tensor_staged_shared_bytes(tile, tile, bk, stages);
 }
 
 // Its k-step: the deepest of 64 and kTensorBK dividing k whose buffers fit the shared memory and
@@ -49,7 +55,9 @@ inline std::int64_t tensor_staged_bk(std::int64_t tile, std::int64_t wg, std::in
 }
 
 // Valid on a subgroup of 32 (NVIDIA's); the plan checks the device's own size.
-inline bool tensor_tile_valid(std::int64_t tile, std::int64_t wg) { return tensor_tile_for(tile, wg, 32).has_value(); }
+inline bool tensor_tile_valid(std::int64_t tile, std::int64_t wg) {
+  return tensor_tile_for(tile, wg, 32).has_value();
+}
 
 inline TensorTile tensor_tile(std::int64_t tile, std::int64_t wg, std::uint32_t subgroup_size) {
   auto t = tensor_tile_for(tile, wg, subgroup_size);

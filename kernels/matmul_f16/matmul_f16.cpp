@@ -4,6 +4,7 @@
 // workgroup one workgroup-scope tile; elsewhere (llvmpipe) a shared-memory tiled shader does the
 // same arithmetic on the vector units.
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -32,18 +33,34 @@ std::vector<float> widen(std::span<const std::uint16_t> halves) {
 // 2^-11 = 5e-4 per input: that is the input's precision, not the kernel's error.
 constexpr double kTolerance = 1e-4;
 
-// The k-step of the workgroup-scope paths (staged 3 and 4).
-std::int64_t workgroup_bk(std::int64_t staged) { return staged == 4 ? 64 : kTensorBK; }
+// The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
+// workgroup, blocks bk deep staged through `buffers` shared buffers.
+struct WorkgroupPath {
+  std::int64_t bk, buffers, rows, cols;
+};
+constexpr WorkgroupPath kWorkgroupPaths[] = {
+    {32, 1, 1, 1},  // 3: the first, 276 TFLOP/s at 4096^3 on the H100 (tile 128, wg 128)
+    {64, 1, 1, 1},  // 4
+    {32, 2, 1, 1},  // 5: double-buffered, one barrier per step
+    {16, 2, 1, 1},  // 6
+    {32, 1, 1, 2},  // 7: tile x 2 tile
+    {16, 2, 1, 2},  // 8
+    {32, 1, 2, 1},  // 9: 2 tile x tile
+    {16, 2, 2, 1},  // 10
+};
+constexpr std::int64_t kFirstWorkgroupPath = 3;
+constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
+WorkgroupPath workgroup_path(std::int64_t staged) { return kWorkgroupPaths[staged - kFirstWorkgroupPath]; }
 
 }  // namespace
 
 PERFGATE_KERNEL(matmul_f16) {
   return KernelDef("matmul_f16")
       .describe("C = A * B, A and B fp16, C float32 (f32 accumulation): tensor cores where present")
-      // CI keeps a small product per backend (llvmpipe runs the fallback shader); --axis m=4096 --axis n=4096 --axis k=4096 is the
-      // H100 figure (docs/performance.md), fastest there with --axis staged=3 --axis wg=128 (tile 128: 276 TFLOP/s
-      // against 175 for the default staged=1 on NV fragments). The default point keeps its case id, which the
-      // approved baselines of every machine name.
+      // CI keeps a small product per backend (llvmpipe runs the fallback shader); --axis m=4096 --axis n=4096
+      // --axis k=4096 is the H100 figure (docs/performance.md), fastest there with --axis staged=3 --axis
+      // wg=128 (tile 128: 276 TFLOP/s against 175 for the default staged=1 on NV fragments). The default
+      // point keeps its case id, which the approved baselines of every machine name.
       .axis("m", {256}, {Backend::cpu})
       .axis("n", {1024}, {Backend::cpu})
       .axis("k", {1024}, {Backend::cpu})
@@ -58,14 +75,18 @@ PERFGATE_KERNEL(matmul_f16) {
       // multiply-adds, two barriers per step; 2, the same through two shared buffers, one
       // barrier per step (slower on the H100: docs/performance.md); 3 and 4, one workgroup-scope
       // tile x tile accumulator per workgroup (VK_NV_cooperative_matrix2), its A and B blocks
-      // loaded through tensor layouts 32 (3) or 64 (4) deep, the driver staging them.
+      // staged through shared memory 32 (3) or 64 (4) deep; 5 and 6, the same through two shared
+      // buffers (one barrier per step) 32 or 16 deep; 7 and 8 (one buffer 32 deep, two 16 deep),
+      // tile x 2 tile; 9 and 10, 2 tile x tile (kWorkgroupPaths).
       .axis("staged", {1}, {Backend::vulkan})
-      .axis_limits("staged", 0, 4)
+      .axis_limits("staged", 0, kLastWorkgroupPath)
       .valid([](const Params& p, Backend backend) {
         if (backend == Backend::cpu) return true;
-        if (p["staged"] >= 3)
-          return p["tile"] % kFragment == 0 && p["wg"] % 32 == 0 && p["m"] % p["tile"] == 0 &&
-                 p["n"] % p["tile"] == 0 && p["k"] % workgroup_bk(p["staged"]) == 0;
+        if (p["staged"] >= kFirstWorkgroupPath) {
+          const WorkgroupPath w = workgroup_path(p["staged"]);
+          return p["tile"] % kFragment == 0 && p["wg"] % 32 == 0 && p["m"] % (w.rows * p["tile"]) == 0 &&
+                 p["n"] % (w.cols * p["tile"]) == 0 && p["k"] % w.bk == 0;
+        }
         return tensor_tile_valid(p["tile"], p["wg"]) && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 &&
                p["k"] % kTensorBK == 0;
       })
@@ -82,7 +103,8 @@ PERFGATE_KERNEL(matmul_f16) {
       .check([](const Params& p, const Buffers& buf) {
         const auto a = widen(buf.get<std::uint16_t>("a"));
         const auto b = widen(buf.get<std::uint16_t>("b"));
-        CheckResult r = check_gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data(), kTolerance, "c");
+        CheckResult r =
+            check_gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data(), kTolerance, "c");
         r.detail += " (f16 inputs as stored, tolerance 1e-4: f32 accumulation)";
         return r;
       })
@@ -98,16 +120,24 @@ PERFGATE_KERNEL(matmul_f16) {
         d.bindings = {"a", "b", "c"};
         d.push_constants = {m, n, k};
         d.stage = "matmul_f16";
-        if (p["staged"] >= 3 && (limits.cooperative_matrix_f16 || limits.cooperative_matrix_workgroup)) {
+        if (p["staged"] >= kFirstWorkgroupPath &&
+            (limits.cooperative_matrix_f16 || limits.cooperative_matrix_workgroup)) {
           // Where the device or this build lacks it, the case is skipped naming which.
-          const auto wg = std::uint32_t(p["wg"]), tile = std::uint32_t(p["tile"]);
+          const WorkgroupPath w = workgroup_path(p["staged"]);
+          const auto wg = std::uint32_t(p["wg"]);
+          const auto tm = std::uint32_t(w.rows * p["tile"]), tn = std::uint32_t(w.cols * p["tile"]);
           if (limits.cooperative_matrix_workgroup && wg > limits.matrix_workgroup_max_invocations)
             throw Error("matmul_f16: wg=" + std::to_string(wg) + " is over the device's " +
                         std::to_string(limits.matrix_workgroup_max_invocations) +
                         " invocations for workgroup-scope matrices");
+          const std::int64_t shared = tensor_staged_shared_bytes(tm, tn, w.bk, w.buffers);
+          if (shared > std::int64_t(limits.max_shared_memory_bytes))
+            throw Error("matmul_f16: staged=" + std::to_string(p["staged"]) +
+                        " at tile=" + std::to_string(p["tile"]) + " needs " + std::to_string(shared) +
+                        " bytes of shared memory");
           d.shader = "matmul_f16/matmul_f16_workgroup";
-          d.specialization = {wg, tile, tile, std::uint32_t(workgroup_bk(p["staged"]))};
-          d.groups = {n / tile, m / tile, 1};
+          d.specialization = {wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers)};
+          d.groups = {n / tn, m / tm, 1};
         } else if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);
           if (p["staged"]) {

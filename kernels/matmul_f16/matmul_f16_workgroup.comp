@@ -10,8 +10,11 @@
 // the subgroups. Per step of BK the workgroup copies a TM x BK block of A and a BK x TN block of
 // B into shared memory with 16-byte loads (each element read from global memory once per
 // workgroup; the next step's loads in registers during this step's multiply-adds, as in
-// matmul_f16_coopmat_staged.comp) and loads them as one workgroup-scope A and B. Loading the
-// blocks straight from global memory through tensor layouts ran at 77 TFLOP/s on the H100
+// matmul_f16_coopmat_staged.comp) and loads them as one workgroup-scope A and B. With one shared
+// buffer (BUFFERS 1) a step waits at two barriers: before overwriting the blocks the last step
+// read, and before reading the new ones. With two (BUFFERS 2) the next step's blocks go into the
+// other buffer after this step's multiply-adds, and one barrier per step separates them. Loading
+// the blocks straight from global memory through tensor layouts ran at 77 TFLOP/s on the H100
 // (docs/performance.md). Shared memory holds uvec4s (8 halves), rows padded by one; coopMatLoad
 // counts offset and stride in uvec4s. Sizes are multiples of TM (M), TN (N) and BK (K): the plan
 // checks.
@@ -19,10 +22,13 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint TM = 128;
 layout(constant_id = 2) const uint TN = 128;
 layout(constant_id = 3) const uint BK = 32;
+layout(constant_id = 4) const uint BUFFERS = 1;  // 1 or 2
 const uint LDA = BK / 8 + 1;      // uvec4s per staged row of A
 const uint LDB = TN / 8 + 1;      // uvec4s per staged row of B
 const uint A_VECS = TM * BK / 8;  // uvec4s of A copied per step
 const uint B_VECS = BK * TN / 8;
+const uint A_BUF = TM * LDA;       // uvec4s per shared buffer of A
+const uint B_BUF = BK * LDB;
 const uint WG = gl_WorkGroupSize.x;
 const uint A_PER = (A_VECS + WG - 1) / WG;  // per invocation
 const uint B_PER = (B_VECS + WG - 1) / WG;
@@ -32,8 +38,8 @@ layout(std430, binding = 0) readonly buffer MatA { uvec4 a[]; };  // 8 halves ea
 layout(std430, binding = 1) readonly buffer MatB { uvec4 b[]; };
 layout(std430, binding = 2) writeonly buffer MatC { float c[]; };
 
-shared uvec4 As[TM * LDA];
-shared uvec4 Bs[BK * LDB];
+shared uvec4 As[A_BUF * BUFFERS];
+shared uvec4 Bs[B_BUF * BUFFERS];
 
 uvec4 pa[A_PER];  // the next step's blocks, in flight during this step's multiply-adds
 uvec4 pb[B_PER];
@@ -49,14 +55,14 @@ void load_step(uint tile_row, uint tile_col, uint k0) {
   }
 }
 
-void store_step() {
+void store_step(uint buf) {  // into shared buffer buf
   [[unroll]] for (uint i = 0; i < A_PER; ++i) {
     const uint v = gl_LocalInvocationID.x + i * WG;
-    if (A_VECS % WG == 0 || v < A_VECS) As[(v / (BK / 8)) * LDA + v % (BK / 8)] = pa[i];
+    if (A_VECS % WG == 0 || v < A_VECS) As[buf * A_BUF + (v / (BK / 8)) * LDA + v % (BK / 8)] = pa[i];
   }
   [[unroll]] for (uint i = 0; i < B_PER; ++i) {
     const uint v = gl_LocalInvocationID.x + i * WG;
-    if (B_VECS % WG == 0 || v < B_VECS) Bs[(v / (TN / 8)) * LDB + v % (TN / 8)] = pb[i];
+    if (B_VECS % WG == 0 || v < B_VECS) Bs[buf * B_BUF + (v / (TN / 8)) * LDB + v % (TN / 8)] = pb[i];
   }
 }
 
@@ -66,16 +72,28 @@ void main() {
       coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator>(0.0);
   const uint steps = K / BK;
   load_step(tile_row, tile_col, 0);
-  for (uint s = 0; s < steps; ++s) {
-    barrier();  // every subgroup has read the blocks of step s - 1
-    store_step();
+  if (BUFFERS == 2) {
+    store_step(0);
     barrier();
+  }
+  for (uint s = 0; s < steps; ++s) {
+    const uint buf = BUFFERS == 2 ? s & 1 : 0;
+    if (BUFFERS == 1) {
+      barrier();  // every subgroup has read the blocks of step s - 1
+      store_step(0);
+      barrier();
+    }
     if (s + 1 < steps) load_step(tile_row, tile_col, (s + 1) * BK);
     coopmat<float16_t, gl_ScopeWorkgroup, TM, BK, gl_MatrixUseA> fa;
     coopmat<float16_t, gl_ScopeWorkgroup, BK, TN, gl_MatrixUseB> fb;
-    coopMatLoad(fa, As, 0, LDA, gl_CooperativeMatrixLayoutRowMajor);
-    coopMatLoad(fb, Bs, 0, LDB, gl_CooperativeMatrixLayoutRowMajor);
+    coopMatLoad(fa, As, buf * A_BUF, LDA, gl_CooperativeMatrixLayoutRowMajor);
+    coopMatLoad(fb, Bs, buf * B_BUF, LDB, gl_CooperativeMatrixLayoutRowMajor);
     acc = coopMatMulAdd(fa, fb, acc);
+    if (BUFFERS == 2) {
+      // The other buffer was last read in step s - 1, before the barrier that ended it.
+      if (s + 1 < steps) store_step(buf ^ 1);
+      barrier();
+    }
   }
   tensorLayoutNV<2> lc = setTensorLayoutDimensionNV(createTensorLayoutNV(2), M, N);
   coopMatStoreTensorNV(acc, c, 0, sliceTensorLayoutNV(lc, tile_row, TM, tile_col, TN));

@@ -7,12 +7,14 @@
 #   staged matmul_f16's workgroup-scope path with blocks staged through shared memory, the NV
 #          staged shader beside it, and a candidate for tensor_peak_workgroup;
 #   final  the best matmul_f16 configuration twice, then the default Vulkan suite judged against
-#          the baselines and thresholds in STUDY (default .study/tensor).
+#          the baselines and thresholds in STUDY (default .study/tensor);
+#   shapes matmul_f16's workgroup-scope path with two shared buffers (staged 5, 6) and with
+#          rectangular tiles (7 to 10), the single-buffered square tile (staged 3) beside them.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged or final}
+round=${1:?round: sweep, staged, final or shapes}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -40,6 +42,10 @@ case $round in
     step best2 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128 --axis tile=128
     step suite 260 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" --json "$W/suite.json"
     tail -5 "$W/suite.txt" ;;
-  *) echo "unknown round $round (sweep, staged, final)" >&2; exit 2 ;;
+  shapes)
+    step double 60 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=128,256 --axis staged=3,5,6
+    step rect 60 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=128,256 --axis staged=7,8,9,10
+    step small 45 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=64 --axis wg=128 --axis staged=5,6,7,8,9,10 ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi
