@@ -34,19 +34,20 @@ std::vector<float> widen(std::span<const std::uint16_t> halves) {
 constexpr double kTolerance = 1e-4;
 
 // The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
-// workgroup, blocks bk deep staged through `buffers` shared buffers.
+// workgroup, blocks bk deep staged through `buffers` shared buffers. TFLOP/s at 4096^3 on the
+// H100 at tile 128 (wg 128 / 256; docs/performance.md): the first is the fastest.
 struct WorkgroupPath {
   std::int64_t bk, buffers, rows, cols;
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
-    {32, 1, 1, 1},  // 3: the first, 276 TFLOP/s at 4096^3 on the H100 (tile 128, wg 128)
-    {64, 1, 1, 1},  // 4
-    {32, 2, 1, 1},  // 5: double-buffered, one barrier per step
-    {16, 2, 1, 1},  // 6
-    {32, 1, 1, 2},  // 7: tile x 2 tile
-    {16, 2, 1, 2},  // 8
-    {32, 1, 2, 1},  // 9: 2 tile x tile
-    {16, 2, 2, 1},  // 10
+    {32, 1, 1, 1},  // 3: 276 / 182
+    {64, 1, 1, 1},  // 4: 153 / 253
+    {32, 2, 1, 1},  // 5: two buffers, one barrier per step: 157 / 152
+    {16, 2, 1, 1},  // 6: 163 / 111
+    {32, 1, 1, 2},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
+    {16, 2, 1, 2},  // 8: 44 / 152
+    {32, 1, 2, 1},  // 9: 2 tile x tile: 45 / 225
+    {16, 2, 2, 1},  // 10: 47 / 147
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/error.h"
 #include "perfgate/registry.h"
 
 namespace perfgate {
@@ -243,6 +244,45 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
       for (const Params& p : points) expect_well_formed(k, p, limits);
     }
   }
+}
+
+// matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step and
+// shared buffers (specialization wg, TM, TN, BK, BUFFERS), rectangular tiles need m and n to be
+// multiples of their sides, and a path whose buffers overflow the shared memory is refused.
+TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
+  DeviceLimits limits;  // H100-like
+  limits.subgroup_size = 32;
+  limits.max_workgroup_invocations = 1024;
+  limits.max_shared_memory_bytes = 49152;
+  limits.cooperative_matrix_workgroup = true;
+  limits.matrix_workgroup_max_invocations = 256;
+  const KernelDef& k = kernel("matmul_f16");
+  auto point = [](std::int64_t staged, std::int64_t m, std::int64_t n, std::int64_t tile) {
+    return Params({{"m", m}, {"n", n}, {"k", 256}, {"tile", tile}, {"wg", 128}, {"staged", staged}});
+  };
+  const struct {
+    std::int64_t staged;
+    std::vector<std::uint32_t> specialization;
+    std::array<std::uint32_t, 3> groups;
+  } paths[] = {{3, {128, 64, 64, 32, 1}, {4, 4, 1}},  {4, {128, 64, 64, 64, 1}, {4, 4, 1}},
+               {5, {128, 64, 64, 32, 2}, {4, 4, 1}},  {6, {128, 64, 64, 16, 2}, {4, 4, 1}},
+               {7, {128, 64, 128, 32, 1}, {2, 4, 1}}, {8, {128, 64, 128, 16, 2}, {2, 4, 1}},
+               {9, {128, 128, 64, 32, 1}, {4, 2, 1}}, {10, {128, 128, 64, 16, 2}, {4, 2, 1}}};
+  for (const auto& path : paths) {
+    SCOPED_TRACE(path.staged);
+    const Params p = point(path.staged, 256, 256, 64);
+    ASSERT_TRUE(k.is_valid(p, Backend::vulkan));
+    const Dispatch d = k.vulkan_plan(p, limits).dispatches.at(0);
+    EXPECT_EQ(d.shader, "matmul_f16/matmul_f16_workgroup");
+    EXPECT_EQ(d.specialization, path.specialization);
+    EXPECT_EQ((std::array<std::uint32_t, 3>{d.groups[0], d.groups[1], d.groups[2]}), path.groups);
+  }
+  EXPECT_FALSE(k.is_valid(point(7, 256, 192, 64), Backend::vulkan));  // n: 64 x 128 tiles
+  EXPECT_FALSE(k.is_valid(point(9, 192, 256, 64), Backend::vulkan));  // m: 128 x 64 tiles
+  EXPECT_TRUE(k.is_valid(point(9, 256, 192, 64), Backend::vulkan));
+  // Two 256 x 256 x 32 buffers are 73 KiB.
+  EXPECT_THROW(k.vulkan_plan(point(5, 512, 512, 256), limits), Error);
+  EXPECT_NO_THROW(k.vulkan_plan(point(3, 512, 512, 256), limits));
 }
 
 // A plan of more rows than a grid dimension holds (65535 workgroups) spreads them evenly over
