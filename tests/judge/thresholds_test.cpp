@@ -140,7 +140,7 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
   EXPECT_FALSE(t.sampling.calibrate);
   const Thresholds cpu = set.resolve("copy/cpu/n=1048576", "cpu-amd-epyc-2t");
   EXPECT_TRUE(cpu.sampling.calibrate);
-  EXPECT_TRUE(cpu.metrics.at("relative_latency").max_regression_pct.has_value());
+  EXPECT_TRUE(cpu.metrics.at("relative_latency").load_factor.has_value());
   EXPECT_EQ(cpu.metrics.at("relative_latency").direction, Direction::lower);
   EXPECT_TRUE(set.resolve("copy/vulkan/n=1048576", "llvmpipe").sampling.calibrate);
 }

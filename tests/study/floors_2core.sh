@@ -11,7 +11,10 @@
 #   e.g. tests/study/floors_2core.sh build/perfgate /tmp/floors-quiet
 #
 # The slowed build goes to OUTDIR/slow (built with the ci preset through ccache when present);
-# BACKEND=vulkan runs copy alone on llvmpipe.
+# BACKEND=vulkan runs copy alone on llvmpipe. PERFGATE_STUDY_CASES (globs, space-separated)
+# replaces the CPU selection, e.g. 'copy/cpu/* f16_matvec/cpu/m=2560,k=2560' without matmul.
+# tests/study/allowance_table.py OUTDIR/aa OUTDIR/slow-checks then prints each case's changes
+# and the allowance each check had, with the spread it came from.
 set -euo pipefail
 perfgate=$(realpath "$1") out=$2 n=${3:-20} pct=${4:-10} backend=${5:-cpu}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,6 +22,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ "$backend" = cpu ]; then
   sel=(--backend cpu 'copy/cpu/*' 'matmul/cpu/*' 'f16_matvec/cpu/m=2560,k=2560')
+  if [ -n "${PERFGATE_STUDY_CASES:-}" ]; then read -ra cases <<< "$PERFGATE_STUDY_CASES"; sel=(--backend cpu "${cases[@]}"); fi
 else
   sel=(--backend vulkan 'copy/vulkan/*')
 fi

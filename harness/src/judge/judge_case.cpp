@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "judge/verdict.h"
 #include "perfgate/metric_names.h"
+#include "stats/check_spread.h"
 
 namespace perfgate {
 namespace {
@@ -49,12 +51,30 @@ void drop_raw_when_calibrated(std::vector<Judgement>& judgements) {
 std::optional<OtherDevice> other_device(const BaselineCase& baseline, const CaseResult& result,
                                         const Thresholds& thresholds, const Fingerprint& current) {
   const std::string& then = baseline.fingerprint.device_uuid;
-  const double least = result.fits_in_cache ? thresholds.other_device_min_pct : thresholds.other_device_dram_min_pct;
-  if (least <= 0 || then.empty() || current.device_uuid.empty() || then == current.device_uuid) return std::nullopt;
+  const double least =
+      result.fits_in_cache ? thresholds.other_device_min_pct : thresholds.other_device_dram_min_pct;
+  if (least <= 0 || then.empty() || current.device_uuid.empty() || then == current.device_uuid)
+    return std::nullopt;
   char why[160];
   std::snprintf(why, sizeof why, "the baseline was measured on another device (%.8s...) of %s: at least %g%%",
                 then.c_str(), current.machine_id.c_str(), least);
   return OtherDevice{least, why};
+}
+
+// What a calibrated check's rounds say about the machine while it ran: the spread of the case's
+// and the reference's times and of their ratio (stats/check_spread.h). nullopt for a metric
+// other than relative_latency or a result without the reference's times.
+std::optional<CheckSpread> spread_of(const CaseResult& result, const std::string& metric) {
+  if (metric != metric::relative_latency) return std::nullopt;
+  auto samples = [&](const char* name) -> std::span<const double> {
+    auto it = result.metrics.find(name);
+    return it == result.metrics.end() ? std::span<const double>{}
+                                      : std::span<const double>(it->second.samples);
+  };
+  const CheckSpread spread = check_spread(samples(metric::latency_ns), samples(metric::reference_latency_ns),
+                                          samples(metric::relative_latency));
+  if (spread.rounds == 0) return std::nullopt;
+  return spread;
 }
 
 }  // namespace
@@ -77,7 +97,8 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
                                                thresholds.significance, thresholds.noise_factor,
-                                               other_device(*baseline, result, thresholds, current)));
+                                               other_device(*baseline, result, thresholds, current),
+                                               spread_of(result, metric)));
     } else if (auto floor = judge_floor(metric, measured->second.samples, threshold)) {
       result.judgements.push_back(*floor);
     }

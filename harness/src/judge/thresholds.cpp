@@ -111,27 +111,31 @@ class FileReader {
 };
 
 void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path, MetricThreshold& m) {
-  in.fields(
-      map, path,
-      {"direction", "max_regression_pct", "min_allowed_pct", "dram_min_allowed_pct", "min_change", "floor"},
-      [&](const std::string& key, const YAML::Node& value, const std::string& at) {
-        if (key == "direction") {
-          const std::string direction = in.text(value, at);
-          if (direction != "lower" && direction != "higher")
-            throw in.error(value, at, "expected \"lower\" or \"higher\", got " + describe(value));
-          m.direction = direction == "higher" ? Direction::higher : Direction::lower;
-        } else if (key == "max_regression_pct") {
-          m.max_regression_pct = in.number_at_least(value, at, 0);
-        } else if (key == "min_allowed_pct") {
-          m.min_allowed_pct = in.number_at_least(value, at, 0);
-        } else if (key == "dram_min_allowed_pct") {
-          m.dram_min_allowed_pct = in.number_at_least(value, at, 0);
-        } else if (key == "min_change") {
-          m.min_change = in.number_at_least(value, at, 0);
-        } else {
-          m.floor = in.number_at_least(value, at, 0);
-        }
-      });
+  in.fields(map, path,
+            {"direction", "max_regression_pct", "min_allowed_pct", "dram_min_allowed_pct", "load_factor",
+             "load_max_pct", "min_change", "floor"},
+            [&](const std::string& key, const YAML::Node& value, const std::string& at) {
+              if (key == "direction") {
+                const std::string direction = in.text(value, at);
+                if (direction != "lower" && direction != "higher")
+                  throw in.error(value, at, "expected \"lower\" or \"higher\", got " + describe(value));
+                m.direction = direction == "higher" ? Direction::higher : Direction::lower;
+              } else if (key == "max_regression_pct") {
+                m.max_regression_pct = in.number_at_least(value, at, 0);
+              } else if (key == "min_allowed_pct") {
+                m.min_allowed_pct = in.number_at_least(value, at, 0);
+              } else if (key == "dram_min_allowed_pct") {
+                m.dram_min_allowed_pct = in.number_at_least(value, at, 0);
+              } else if (key == "load_factor") {
+                m.load_factor = in.number_at_least(value, at, 0);
+              } else if (key == "load_max_pct") {
+                m.load_max_pct = in.number_at_least(value, at, 0);
+              } else if (key == "min_change") {
+                m.min_change = in.number_at_least(value, at, 0);
+              } else {
+                m.floor = in.number_at_least(value, at, 0);
+              }
+            });
 }
 
 void apply_sampling(const FileReader& in, const YAML::Node& map, const std::string& path,
@@ -228,19 +232,19 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
     }
   };
   if (is_override)
-    in.fields(map, path,
-              {"match", "significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct", "other_device_dram_min_pct",
-               "propose_max_allowed_pct",
-               "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds",
-               "ab_samples_per_round", "sampling", "history", "metrics"},
-              each);
+    in.fields(
+        map, path,
+        {"match", "significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
+         "other_device_dram_min_pct", "propose_max_allowed_pct", "ab_max_regression_pct", "ab_min_rounds",
+         "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "history", "metrics"},
+        each);
   else
-    in.fields(map, path,
-              {"significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct", "other_device_dram_min_pct",
-               "propose_max_allowed_pct",
-               "ab_max_regression_pct", "ab_min_rounds", "ab_min_time_s", "ab_max_rounds",
-               "ab_samples_per_round", "sampling", "history", "metrics"},
-              each);
+    in.fields(
+        map, path,
+        {"significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
+         "other_device_dram_min_pct", "propose_max_allowed_pct", "ab_max_regression_pct", "ab_min_rounds",
+         "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "history", "metrics"},
+        each);
 }
 
 // Settings that are each valid but contradict one another.

@@ -46,6 +46,11 @@ struct MetricThreshold {
   // last-level cache (CaseResult::fits_in_cache false): such cases stream DRAM, whose time a
   // dedicated GPU repeats far more closely than a cache-resident case's (for_working_set).
   std::optional<double> dram_min_allowed_pct;
+  // Calibrated cases on a shared machine (judge/load_allowance.h): the allowance follows how busy
+  // the machine was during this very check, load_factor x the spread its rounds showed
+  // (stats/check_spread.h), at most load_max_pct, never below the rest of the allowance.
+  std::optional<double> load_factor;
+  std::optional<double> load_max_pct;
   std::optional<double> min_change;  // absolute, in the metric's unit: smaller never regresses
   std::optional<double> floor;       // absolute limit; 0 = off (see has_floor)
   // Which key min_allowed_pct came from, for the allowance's explanation (for_working_set).

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/units.h"
+#include "judge/load_allowance.h"
 #include "perfgate/metric_names.h"
 #include "stats/metric_samples.h"
 #include "stats/run_noise.h"
@@ -137,7 +138,8 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<OtherDevice>& other_device) {
+                       const std::optional<OtherDevice>& other_device,
+                       const std::optional<CheckSpread>& spread) {
   const std::vector<double> pooled = perfgate::pooled(baseline_runs);
   if (current.empty() || pooled.empty()) {
     Judgement j = judge_floor(metric, current, threshold).value_or(Judgement{});
@@ -166,6 +168,7 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     allowance.source = "other device";
     allowance.why = other_device->why + "; " + allowance.why;
   }
+  if (spread && threshold.relative()) allowance = follow_load(std::move(allowance), *spread, threshold);
   // The run being judged can drift too (a device changing state while measured): its median is
   // then no better known than the drift, which the allowance must cover like a baseline's.
   const double current_drift = drift_pct({current.begin(), current.end()});

@@ -18,6 +18,7 @@
 
 #include "judge/thresholds.h"
 #include "perfgate/result.h"
+#include "stats/check_spread.h"
 #include "stats/run_noise.h"
 
 namespace perfgate {
@@ -29,8 +30,9 @@ inline constexpr const char* kAbsoluteFloor = "absolute floor";
 // The regression a case may show before it fails: its resolution on this machine.
 struct Allowance {
   double pct = 0;
-  std::string source;  // "floor" | "noise" | "fixed" | "unstable" (Judgement::threshold_source)
-  std::string why;     // e.g. "4 x run-to-run sigma 0.31% over 5 runs"
+  // "floor" | "noise" | "fixed" | "unstable" | "other device" | "load" (Judgement::threshold_source)
+  std::string source;
+  std::string why;  // e.g. "4 x run-to-run sigma 0.31% over 5 runs"
 };
 Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor);
 
@@ -58,6 +60,9 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // `other_device`: the baseline was measured on another device of this machine id and the case
 // is one whose time moves between such devices; its allowance is then at least `least_pct`,
 // source "other device", `why` saying which.
+//
+// `spread`: the spread this calibrated check's rounds showed (stats/check_spread.h); where the
+// metric has a load_factor the allowance follows it (judge/load_allowance.h).
 struct OtherDevice {
   double least_pct = 0;
   std::string why;
@@ -65,7 +70,8 @@ struct OtherDevice {
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<OtherDevice>& other_device = std::nullopt);
+                       const std::optional<OtherDevice>& other_device = std::nullopt,
+                       const std::optional<CheckSpread>& spread = std::nullopt);
 
 // Without a baseline only a floor can be judged: nullopt when the metric has no floor,
 // otherwise pass or regressed.

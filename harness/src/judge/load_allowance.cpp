@@ -1,0 +1,42 @@
+#include "judge/load_allowance.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace perfgate {
+namespace {
+
+std::string spread_text(const CheckSpread& s) {
+  char text[160];
+  std::snprintf(text, sizeof text, "this check's spread %.2g%% (case %.2g%%, reference %.2g%%, ratio %.2g%%)",
+                s.pct(), s.case_pct, s.reference_pct, s.relative_pct);
+  return text;
+}
+
+}  // namespace
+
+Allowance follow_load(Allowance allowance, const CheckSpread& spread, const MetricThreshold& threshold) {
+  if (!threshold.load_factor || *threshold.load_factor <= 0 || spread.rounds == 0) return allowance;
+  const double cap = threshold.load_max_pct.value_or(std::numeric_limits<double>::infinity());
+  const double wanted = *threshold.load_factor * spread.pct();
+  const double load_pct = std::min(wanted, cap);
+  if (load_pct <= allowance.pct) {
+    allowance.why += "; " + spread_text(spread);
+    return allowance;
+  }
+  char head[96];
+  std::snprintf(head, sizeof head, "%g x ", *threshold.load_factor);
+  std::string why = head + spread_text(spread);
+  if (wanted > cap) {
+    std::snprintf(head, sizeof head, ", at most load_max_pct %g%%", cap);
+    why += head;
+  }
+  allowance.why = why + "; " + allowance.why;
+  allowance.pct = load_pct;
+  allowance.source = "load";
+  return allowance;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,34 @@
+#include "stats/check_spread.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "stats/summary.h"
+
+namespace perfgate {
+
+double CheckSpread::pct() const { return std::max({case_pct, reference_pct, relative_pct}); }
+
+double robust_spread_pct(std::span<const double> samples) {
+  if (samples.size() < 2) return 0;
+  const double centre = median(samples);
+  if (!(centre > 0)) return 0;
+  std::vector<double> deviations;
+  deviations.reserve(samples.size());
+  for (double x : samples) deviations.push_back(std::abs(x - centre));
+  return 100 * 1.4826 * median(deviations) / centre;
+}
+
+CheckSpread check_spread(std::span<const double> case_ns, std::span<const double> reference_ns,
+                         std::span<const double> relative) {
+  CheckSpread s;
+  s.rounds = static_cast<int>(std::min({case_ns.size(), reference_ns.size(), relative.size()}));
+  if (s.rounds == 0) return s;
+  s.case_pct = robust_spread_pct(case_ns);
+  s.reference_pct = robust_spread_pct(reference_ns);
+  s.relative_pct = robust_spread_pct(relative);
+  return s;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,31 @@
+#pragma once
+// How busy the machine was during one calibrated check, from the check's own samples: a
+// calibrated round times a batch of the reference workload and then a batch of the case
+// (measure/calibration.h), so on a quiet machine both repeat closely from round to round and on
+// a busy one both scatter. The spread of each series, robust to a few odd rounds:
+//
+//   spread    1.4826 x the median absolute deviation / the median, % (a Gaussian's sigma)
+//   case      the case's own times (latency_ns) this check
+//   reference the reference's times (reference_latency_ns) this check
+//   relative  their ratio, the relative_latency being judged
+//   pct()     the largest of the three: the machine's noise as this check saw it
+#include <span>
+
+namespace perfgate {
+
+struct CheckSpread {
+  double case_pct = 0;
+  double reference_pct = 0;
+  double relative_pct = 0;
+  int rounds = 0;  // samples of the shortest series: 0 when nothing was measured
+  double pct() const;
+};
+
+// 1.4826 x the median absolute deviation / the median, in %; 0 with fewer than 2 samples or a
+// median that is not positive.
+double robust_spread_pct(std::span<const double> samples);
+
+CheckSpread check_spread(std::span<const double> case_ns, std::span<const double> reference_ns,
+                         std::span<const double> relative);
+
+}  // namespace perfgate

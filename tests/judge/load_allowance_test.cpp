@@ -1,0 +1,190 @@
+// The allowance of a calibrated case follows how busy the machine was during the check: seeded
+// synthetic rounds of a quiet and a loaded check against the same baseline.
+#include "judge/load_allowance.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <vector>
+
+#include "judge/judge_case.h"
+#include "perfgate/error.h"
+#include "perfgate/metric_names.h"
+
+namespace perfgate {
+namespace {
+
+// A shared machine's thresholds as shipped for cpu-*: floor 5%, 1.5 x the check's spread, at most 60%.
+Thresholds shared_machine() {
+  Thresholds t;
+  MetricThreshold& rel = t.metrics[metric::relative_latency];
+  rel.min_allowed_pct = 5;
+  rel.load_factor = 1.5;
+  rel.load_max_pct = 60;
+  return t;
+}
+
+// A calibrated check's rounds: the machine's state this round (both sides see it) times each
+// side's own jitter; the case's time is `ratio` x the reference's.
+void add_rounds(CaseResult& r, double ratio, double machine_sigma, double own_sigma, std::uint64_t seed,
+                int n = 60) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> machine(0, machine_sigma), own(0, own_sigma);
+  auto& case_ns = r.metrics[metric::latency_ns].samples;
+  auto& reference_ns = r.metrics[metric::reference_latency_ns].samples;
+  auto& relative = r.metrics[metric::relative_latency].samples;
+  for (int i = 0; i < n; ++i) {
+    const double state = machine(rng);
+    reference_ns.push_back(1e6 * state * own(rng));
+    case_ns.push_back(ratio * 1e6 * state * own(rng));
+    relative.push_back(case_ns.back() / reference_ns.back());
+  }
+}
+
+BaselineCase baseline(std::uint64_t seed) {
+  BaselineCase b;
+  b.id = "copy/cpu/n=1048576";
+  CaseResult runs;
+  for (int run = 0; run < 5; ++run) {
+    CaseResult one;
+    add_rounds(one, 1.0, 0.01, 0.005, seed * 10 + run);
+    for (const auto& [name, m] : one.metrics) b.runs[name].push_back(m.samples);
+  }
+  return b;
+}
+
+CaseResult check(double ratio, double machine_sigma, double own_sigma, std::uint64_t seed) {
+  CaseResult r;
+  r.id = "copy/cpu/n=1048576";
+  add_rounds(r, ratio, machine_sigma, own_sigma, seed);
+  return r;
+}
+
+// A quiet and a loaded check of a case `ratio` x its baseline's, judged.
+struct QuietAndLoaded {
+  CaseResult quiet, loaded;
+};
+QuietAndLoaded judged_pair(double ratio, std::uint64_t seed) {
+  const BaselineCase b = baseline(seed);
+  QuietAndLoaded out{check(ratio, 0.01, 0.005, 100 + seed), check(ratio, 0.20, 0.05, 200 + seed)};
+  judge_against(out.quiet, b, shared_machine(), Fingerprint{});
+  judge_against(out.loaded, b, shared_machine(), Fingerprint{});
+  return out;
+}
+
+const Judgement& relative(const CaseResult& r) {
+  for (const auto& j : r.judgements)
+    if (j.metric == metric::relative_latency) return j;
+  ADD_FAILURE() << "no relative_latency judgement: " << r.message;
+  static const Judgement none;
+  return none;
+}
+
+TEST(LoadAllowance, QuietAndLoadedChecksGetDifferentAllowances) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto [quiet, loaded] = judged_pair(1.0, seed);
+    const Judgement& q = relative(quiet);
+    const Judgement& l = relative(loaded);
+    // Quiet: the floor, and the reason says what the check saw.
+    EXPECT_DOUBLE_EQ(q.threshold_pct, 5) << q.reason;
+    EXPECT_EQ(q.threshold_source, "floor");
+    EXPECT_NE(q.reason.find("this check's spread"), std::string::npos) << q.reason;
+    // Loaded: 1.5 x the spread its rounds showed, named as the load.
+    EXPECT_EQ(l.threshold_source, "load") << l.reason;
+    EXPECT_GT(l.threshold_pct, 20) << l.reason;
+    EXPECT_LT(l.threshold_pct, 60) << l.reason;
+    EXPECT_EQ(quiet.verdict, Verdict::pass) << quiet.message;
+    EXPECT_EQ(loaded.verdict, Verdict::pass) << loaded.message;
+  }
+}
+
+TEST(LoadAllowance, QuietCheckCatchesWhatALoadedOneLetsThrough) {
+  int quiet_caught = 0, loaded_caught = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto [quiet, loaded] = judged_pair(1.12, seed);
+    quiet_caught += quiet.verdict == Verdict::regressed;
+    loaded_caught += loaded.verdict == Verdict::regressed;
+  }
+  EXPECT_EQ(quiet_caught, 20);
+  EXPECT_EQ(loaded_caught, 0);
+}
+
+TEST(LoadAllowance, FloorHoldsOnAQuietMachine) {
+  // 3% worse on a check quieter than the baseline: under the 5% floor, never a regression.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    CaseResult r = check(1.03, 0.002, 0.001, 500 + seed);
+    judge_against(r, baseline(seed), shared_machine(), Fingerprint{});
+    EXPECT_DOUBLE_EQ(relative(r).threshold_pct, 5);
+    EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+  }
+}
+
+TEST(LoadAllowance, CapHoldsOnAVeryBusyMachine) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    CaseResult r = check(1.0, 0.9, 0.3, 600 + seed);
+    judge_against(r, baseline(seed), shared_machine(), Fingerprint{});
+    const Judgement& j = relative(r);
+    EXPECT_DOUBLE_EQ(j.threshold_pct, 60) << j.reason;
+    EXPECT_EQ(j.threshold_source, "load");
+    EXPECT_NE(j.reason.find("at most load_max_pct 60%"), std::string::npos) << j.reason;
+  }
+  // Twice the work is still caught at the cap.
+  CaseResult twice = check(2.0, 0.5, 0.1, 700);
+  judge_against(twice, baseline(7), shared_machine(), Fingerprint{});
+  EXPECT_EQ(twice.verdict, Verdict::regressed) << twice.message;
+}
+
+TEST(LoadAllowance, AFixedAllowanceKeepsItsFigure) {
+  // A case whose reference does not follow the machine keeps a fixed 60% however quiet the check.
+  Thresholds t = shared_machine();
+  t.metrics[metric::relative_latency].max_regression_pct = 60;
+  CaseResult r = check(1.0, 0.01, 0.005, 800);
+  judge_against(r, baseline(8), t, Fingerprint{});
+  EXPECT_DOUBLE_EQ(relative(r).threshold_pct, 60);
+  EXPECT_EQ(relative(r).threshold_source, "fixed");
+}
+
+TEST(LoadAllowance, FollowsOnlyWhereAFactorIsSet) {
+  Allowance a{5, "floor", "floor min_allowed_pct"};
+  CheckSpread busy;
+  busy.rounds = 40;
+  busy.case_pct = 30;
+  MetricThreshold none;
+  EXPECT_DOUBLE_EQ(follow_load(a, busy, none).pct, 5);
+  MetricThreshold t;
+  t.load_factor = 1.5;
+  const Allowance widened = follow_load(a, busy, t);
+  EXPECT_DOUBLE_EQ(widened.pct, 45);  // no cap given: 1.5 x 30
+  EXPECT_EQ(widened.source, "load");
+  EXPECT_DOUBLE_EQ(follow_load(a, CheckSpread{}, t).pct, 5) << "no rounds measured: nothing to follow";
+}
+
+TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
+  const ThresholdSet set = ThresholdSet::load(std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds");
+  const MetricThreshold cpu =
+      set.resolve("copy/cpu/n=1048576", "cpu-intel-xeon-2t").metrics.at(metric::relative_latency);
+  EXPECT_FALSE(cpu.max_regression_pct.has_value());
+  EXPECT_GT(cpu.load_factor.value_or(0), 0);
+  EXPECT_EQ(cpu.load_max_pct, 60);
+  EXPECT_GT(cpu.min_allowed_pct.value_or(0), 2);
+  // Named exceptions and llvmpipe keep the fixed 60%.
+  EXPECT_EQ(set.resolve("sampling/cpu/n=32000", "cpu-intel-xeon-2t")
+                .metrics.at(metric::relative_latency)
+                .max_regression_pct,
+            60);
+  EXPECT_EQ(set.resolve("copy/vulkan/n=1048576", "llvmpipe")
+                .metrics.at(metric::relative_latency)
+                .max_regression_pct,
+            60);
+  // GPUs do not follow a load.
+  EXPECT_FALSE(set.resolve("copy/vulkan/n=1048576", "nvidia-h100-80gb-hbm3")
+                   .metrics.at(metric::relative_latency)
+                   .load_factor);
+  EXPECT_THROW(ThresholdSet::from_yaml_text(
+                   "defaults:\n  metrics:\n    relative_latency: {load_factor: -1}\n", "t.yaml"),
+               Error);
+}
+
+}  // namespace
+}  // namespace perfgate
