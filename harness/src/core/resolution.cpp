@@ -60,9 +60,14 @@ std::string run_resolution(const RunResult& run) {
   for (const auto& [source, count] : by_source)
     sources += (sources.empty() ? "" : ", ") + std::to_string(count) + " " + source;
   const auto [lo, hi] = std::minmax_element(allowed.begin(), allowed.end());
-  return "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " +
-         std::to_string(allowed.size()) + " judged cases, " + pct_text(*lo) + " to " + pct_text(*hi) + "; " +
-         sources + ") on " + run.fingerprint.machine_id;
+  std::string line = "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " +
+                     std::to_string(allowed.size()) + " judged cases, " + pct_text(*lo) + " to " +
+                     pct_text(*hi) + "; " + sources + ") on " + run.fingerprint.machine_id;
+  // An allowance that followed the load (judge/load_allowance.h): this run saw less than a quiet one.
+  if (auto busy = by_source.find("load"); busy != by_source.end())
+    line += "; busy machine: " + std::to_string(busy->second) + (busy->second == 1 ? " case" : " cases") +
+            " allowed more than on a quiet one";
+  return line;
 }
 
 std::string run_resolution_brief(const RunResult& run) {

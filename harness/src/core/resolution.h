@@ -14,7 +14,9 @@ std::string resolution_text(const Judgement& judgement);
 // The case's latency judgement's resolution (else its first judgement's); empty when unjudged.
 std::string case_resolution(const CaseResult& result);
 // One line for a run: "this gate catches >= 2.0% (median over 33 judged cases; 3 from noise,
-// 1 unstable) on nvidia-h100-80gb-hbm3"; empty when nothing was judged against a baseline.
+// 1 unstable) on nvidia-h100-80gb-hbm3", and where allowances followed the load of a shared
+// machine "; busy machine: 2 cases allowed more than on a quiet one"; empty when nothing was
+// judged against a baseline.
 std::string run_resolution(const RunResult& run);
 // The same in brief, for a column heading: "catches >= 2.0%"; empty when nothing was judged.
 std::string run_resolution_brief(const RunResult& run);
