@@ -2,6 +2,7 @@
 // moves it into baselines/ under the approver's name and logs it.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>

@@ -2,6 +2,7 @@
 // review it, approve moves it in under a person's name, drop retires cases.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -2,6 +2,7 @@
 // longer exists), under a person's name and logged like an approval.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 

@@ -2,6 +2,7 @@
 // one candidate file and prints what it would change. Nothing under baselines/ is written.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>

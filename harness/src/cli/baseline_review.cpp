@@ -1,5 +1,6 @@
 // perfgate baseline show / diff: what is approved, and what a candidate would change, for a
 // terminal or (--markdown) for a pull request.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 

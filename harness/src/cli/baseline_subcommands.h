@@ -1,11 +1,14 @@
 #pragma once
 // The subcommands of `perfgate baseline`, one file each, and what approve and drop share.
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <string>
 
 #include "cli/commands.h"
 #include "store/baseline_update.h"
+
+namespace CLI {
+class App;  // CLI11's header is included by the units that use it (cli/commands.h says why)
+}  // namespace CLI
 
 namespace perfgate {
 

@@ -1,5 +1,6 @@
 // perfgate check: what each CTest test runs, with CTestMeasurement output and the verdict's exit
 // code.
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <map>

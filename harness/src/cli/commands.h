@@ -1,8 +1,13 @@
 #pragma once
 // Each command adds itself to the CLI11 app; its callback stores the exit code in `exit_code`.
 // A command throws perfgate::Error for bad input: perfgate_main prints it and exits 2.
-#include <CLI/CLI.hpp>
 #include <string>
+
+// Only declarations here: CLI11's header costs every unit that includes it seconds of compile
+// time, so it is included by the units that build or parse options, not by this header.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace perfgate {
 

@@ -1,4 +1,5 @@
 // perfgate compare A.json B.json: judges run B against run A as if A were the baseline.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cli/commands.h"

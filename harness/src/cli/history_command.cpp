@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

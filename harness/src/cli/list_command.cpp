@@ -1,4 +1,5 @@
 // perfgate list: kernels, their cases per backend, and the devices found here.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <optional>
 #include <string>

@@ -3,6 +3,7 @@
 // of its own (cli/fresh_measurement.h): new buffers, a new pipeline, new memory placement, so a
 // state a process happened to start in cannot fail a tight gate twice. The parent holds the
 // device lock and stays idle while this runs, so it takes no lock itself.
+#include <CLI/CLI.hpp>
 #include <memory>
 
 #include "cli/commands.h"
@@ -23,10 +24,12 @@ struct MeasureFlags {
 int measure_main(const MeasureFlags& flags, const Context& context) {
   const CaseSpec spec = parse_case_id(flags.case_id);
   OpenedDevice opened = open_backend(spec.backend, flags.common.device);
-  if (!opened.device) throw Error("no " + std::string(to_string(spec.backend)) + " device: " + opened.missing_reason);
+  if (!opened.device)
+    throw Error("no " + std::string(to_string(spec.backend)) + " device: " + opened.missing_reason);
   Device& device = *opened.device;
-  const SamplingSettings sampling =
-      ThresholdSet::load(flags.common.thresholds_dir).resolve(spec.id, device.fingerprint().machine_id).sampling;
+  const SamplingSettings sampling = ThresholdSet::load(flags.common.thresholds_dir)
+                                        .resolve(spec.id, device.fingerprint().machine_id)
+                                        .sampling;
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
   RunResult run = new_run(device.fingerprint(), context.project_dir);
   run.cases.push_back(measure_case(device, spec, sampling, peaks, flags.common.input_seed()));

@@ -2,6 +2,7 @@
 // builds the alert and delivers it; this file maps the outcome to output and an exit code.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>

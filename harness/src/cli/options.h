@@ -1,7 +1,6 @@
 #pragma once
 // The options most commands share, and what they build: the selection of cases, the device,
 // the thresholds and the baselines. Built once here and passed down as values.
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -13,6 +12,10 @@
 #include "measure/case_selection.h"
 #include "measure/device.h"
 #include "store/baseline.h"
+
+namespace CLI {
+class App;  // CLI11's header is included by the units that use it (cli/commands.h says why)
+}  // namespace CLI
 
 namespace perfgate {
 

@@ -2,6 +2,7 @@
 // only; the printers live in harness/src/report.
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <memory>

@@ -1,4 +1,6 @@
 // perfgate run: the default suite on the best device here, with a readable table.
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_cases.h"

@@ -14,6 +14,7 @@
 // side's turn) weighs the same on both. Each `sample` runs the plan once untimed first: the
 // other side has just had the caches and the cores.
 // Anything else is answered "error REASON" and ends the server (exit 2).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <iostream>
