@@ -95,5 +95,23 @@ TEST(CalibratedJudge, StoredResolutionComesFromRelativeTime) {
   EXPECT_GT(latency_noise(b.runs, t)->noise.range_pct, 100);
 }
 
+// What a check samples to (measure/precision_criterion.h, verdict-precision): the least of the
+// allowances the judge could give, here the relative time's 50%, not the raw time's 150%; an
+// absolute floor makes the verdict no matter of allowance, so none is known.
+TEST(CalibratedJudge, TheLeastAllowanceIsTheRelativeTimes) {
+  std::mt19937_64 rng(9);
+  const BaselineCase b = baseline(rng);
+  Thresholds t = cpu_thresholds();
+  EXPECT_DOUBLE_EQ(least_allowance_pct(b, t), 50);
+  // What judge_against allows the case is never less.
+  CaseResult r = measured(rng, 50000, 1.0);
+  judge_against(r, b, t, Fingerprint{});
+  ASSERT_EQ(r.judgements.size(), 1u);
+  EXPECT_GE(r.judgements[0].threshold_pct, least_allowance_pct(b, t));
+  t.metrics[metric::pct_peak_bw].floor = 10;
+  EXPECT_DOUBLE_EQ(least_allowance_pct(b, t), 0);
+  EXPECT_DOUBLE_EQ(least_allowance_pct(BaselineCase{}, cpu_thresholds()), 0);  // no runs
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -159,5 +159,12 @@ TEST(DramFloor, TheThresholdsFileSetsItPerMachineGlob) {
   EXPECT_FALSE(other.metrics.at(metric::latency_ns).dram_min_allowed_pct.has_value());
 }
 
+// Before a case is measured its working set is not known: a check samples to the DRAM floor,
+// the smaller of the two.
+TEST(DramFloor, TheLeastAllowanceTakesTheDramFloor) {
+  std::mt19937_64 rng(11);
+  EXPECT_DOUBLE_EQ(least_allowance_pct(baseline(rng), gpu_thresholds()), 0.5);
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -143,6 +143,9 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
   EXPECT_TRUE(cpu.metrics.at("relative_latency").load_factor.has_value());
   EXPECT_EQ(cpu.metrics.at("relative_latency").direction, Direction::lower);
   EXPECT_TRUE(set.resolve("copy/vulkan/n=1048576", "llvmpipe").sampling.calibrate);
+  // A check samples to a tenth of its allowance; nothing in a file sets the allowance itself.
+  EXPECT_EQ(t.sampling.verdict_precision, 0.1);
+  EXPECT_EQ(t.sampling.verdict_allowance_pct, 0);
 }
 
 TEST(ThresholdSet, HistorySettingsMergeAndAreChecked) {

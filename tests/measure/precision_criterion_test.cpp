@@ -40,5 +40,56 @@ TEST(MeasurePrecisionCriterion, NeverBeforeTheMinimumsAlwaysAtTheBounds) {
   EXPECT_FALSE(c.converged());
 }
 
+// A check judged against a 60% allowance needs its median to 6% (verdict_precision 0.1), not to
+// 1%: samples spread over +-8% stop it at once, and only it.
+TEST(MeasurePrecisionCriterion, AVerdictNeedsAFractionOfItsAllowance) {
+  SamplingSettings settings;  // 10 to 200 samples, 0.3 s, 20 s, 1%
+  settings.verdict_precision = 0.1;
+  settings.verdict_allowance_pct = 60;
+  const auto loose = spread(30, 4);
+  PrecisionCriterion figure(SamplingSettings{});
+  EXPECT_FALSE(figure.is_finished(30, loose, 1, 2));
+  PrecisionCriterion verdict = stopping_rule(settings);
+  EXPECT_DOUBLE_EQ(verdict.target_pct(), 6);
+  EXPECT_TRUE(verdict.is_finished(30, loose, 1, 2));
+  EXPECT_TRUE(verdict.converged());
+  // The same bounds: never before min_samples and min_time_s.
+  EXPECT_FALSE(verdict.is_finished(9, std::span(loose).first(9), 1, 2));
+  EXPECT_FALSE(verdict.is_finished(30, loose, 0.2, 2));
+  // Noisier than 6%: sampling goes on.
+  EXPECT_FALSE(verdict.is_finished(30, spread(30, 20), 1, 2));
+  EXPECT_EQ(VerdictPrecisionCriterion::name, "verdict-precision");
+}
+
+TEST(MeasurePrecisionCriterion, TheVerdictRuleNeedsAKnownAllowanceAndNeverSamplesFiner) {
+  SamplingSettings settings;
+  settings.verdict_precision = 0.1;
+  EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 1);  // no allowance known: the figure's rule
+  settings.verdict_allowance_pct = 2;                         // 0.2% would be finer than 1%
+  EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 1);
+  settings.verdict_allowance_pct = 900;
+  EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 90);
+  settings.verdict_precision = 0;  // off
+  EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 1);
+}
+
+// Nothing to judge against: min_samples on one allocation, no precision loop.
+TEST(MeasurePrecisionCriterion, AShortLookStopsAtTheMinimumSamples) {
+  SamplingSettings settings;
+  settings.min_samples = 20;
+  settings.allocations = 4;
+  settings.verdict_precision = 0.1;
+  settings.verdict_allowance_pct = 60;
+  const SamplingSettings look = settings.short_look();
+  EXPECT_EQ(look.max_samples, 20);
+  EXPECT_EQ(look.allocations, 1);
+  PrecisionCriterion c = stopping_rule(look);
+  EXPECT_DOUBLE_EQ(c.target_pct(), 1);
+  const auto loose = spread(20, 20);
+  EXPECT_FALSE(c.is_finished(19, std::span(loose).first(19), 0, 1));
+  EXPECT_TRUE(c.is_finished(20, loose, 0, 1));
+  EXPECT_FALSE(c.converged());
+}
+
 }  // namespace
 }  // namespace perfgate

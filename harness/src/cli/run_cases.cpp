@@ -120,6 +120,7 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const BaselineStore baselines(flags.common.baselines_dir);
   const Peaks peaks = device_peaks(device, flags.common.cache_path());
   StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
+  if (check_output) source.sample_for_verdicts();
   source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed) {
     return measure_in_fresh_process(flags, spec, seed);
   });

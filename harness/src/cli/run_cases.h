@@ -13,8 +13,9 @@ namespace perfgate {
 // The RunFlags fields a command's Context fills in.
 void set_context(RunFlags& flags, const Context& context);
 
-// Measures and judges the cases of one backend; appends to `run`. `check_output`: the lines
-// CTest reads instead of a progress line.
+// Measures and judges the cases of one backend; appends to `run`. `check_output`: a check, which
+// prints the lines CTest reads instead of a progress line and samples for verdicts
+// (StoredSource::sample_for_verdicts).
 void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseSpec>& cases, RunResult& run,
                  bool check_output);
 

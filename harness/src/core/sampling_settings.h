@@ -9,6 +9,12 @@ struct SamplingSettings {
   double min_time_s = 0.3;
   double timeout_s = 20;
   double target_precision_pct = 1.0;  // stop when the median's 95% CI half-width is below this % of it
+  // A check needs its verdict, not the figure (measure/precision_criterion.h, verdict-precision):
+  // where the allowance its case is judged against is known (verdict_allowance_pct, set from
+  // the baseline by a stored check, never from a file), sampling also stops once the median's
+  // 95% CI half-width is below this fraction of that allowance. 0: off.
+  double verdict_precision = 0;
+  double verdict_allowance_pct = 0;
   double warmup_s = 0.1;
   double batch_min_time_ms = 2;  // a sample is a batch of dispatches lasting at least this long
   int cold_samples = 5;          // 0: no cold measurement
@@ -20,6 +26,18 @@ struct SamplingSettings {
   // Calibrated measurement (measure/calibration.h): each batch of the case follows a batch of a
   // reference workload, and the case is judged on its time relative to the reference's.
   bool calibrate = false;
+
+  // A short look, for a case that has nothing to be judged against: the same warm-up and batches,
+  // then min_samples samples on one allocation and no precision target. Its figures are printed
+  // and stored; no verdict rests on them.
+  SamplingSettings short_look() const {
+    SamplingSettings s = *this;
+    s.max_samples = min_samples;
+    s.min_time_s = 0;
+    s.allocations = 1;
+    s.verdict_allowance_pct = 0;
+    return s;
+  }
 };
 
 }  // namespace perfgate

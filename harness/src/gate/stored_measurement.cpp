@@ -26,6 +26,7 @@ struct StoredCase {
   Thresholds thresholds;
   std::optional<BaselineCase> baseline;
   StoredSource::FreshMeasure fresh_measure;
+  bool short_look = false;  // nothing to judge against: sampled briefly (SamplingSettings::short_look)
 };
 
 class StoredMeasurement : public CaseMeasurement {
@@ -105,6 +106,9 @@ class StoredMeasurement : public CaseMeasurement {
   void judge() {
     if (judged_) return;
     judge_against(result_, case_->baseline, case_->thresholds, case_->device.fingerprint());
+    if (case_->short_look && result_.verdict == Verdict::no_baseline)
+      result_.message += " (a short look: " + std::to_string(case_->thresholds.sampling.min_samples) +
+                         " samples, figures only)";
     judged_ = true;
   }
 
@@ -127,6 +131,15 @@ std::unique_ptr<CaseMeasurement> StoredSource::open(const CaseSpec& spec, std::u
       StoredCase{device_, peaks_, spec, thresholds_.resolve(spec.id, machine_id),
                  baselines_ ? baselines_->find(machine_id, spec.kernel->name(), spec.id) : std::nullopt,
                  fresh_measure_});
+  if (for_verdicts_ && baselines_) {
+    SamplingSettings& sampling = c->thresholds.sampling;
+    if (c->baseline) {
+      sampling.verdict_allowance_pct = least_allowance_pct(*c->baseline, c->thresholds);
+    } else {
+      sampling = sampling.short_look();
+      c->short_look = true;
+    }
+  }
   return std::make_unique<StoredMeasurement>(std::move(c), seed, false);
 }
 

@@ -27,6 +27,12 @@ class StoredSource : public MeasurementSource {
   using FreshMeasure = std::function<CaseResult(const CaseSpec& spec, std::uint64_t seed)>;
   void measure_fresh_with(FreshMeasure measure) { fresh_measure_ = std::move(measure); }
 
+  // A check (what each perf test runs) needs verdicts, not figures: a case with a baseline is
+  // sampled until its verdict is known (sampling.verdict_precision of the allowance it gets,
+  // measure/precision_criterion.h), a case with none only for a short look
+  // (SamplingSettings::short_look). Without this every case is sampled to target_precision_pct.
+  void sample_for_verdicts() { for_verdicts_ = true; }
+
   // Resolves the case's thresholds and reads its baseline, once for every measurement of the
   // case (a baseline file that is refused stops the case here, before anything is measured).
   std::unique_ptr<CaseMeasurement> open(const CaseSpec& spec, std::uint64_t seed) override;
@@ -37,6 +43,7 @@ class StoredSource : public MeasurementSource {
   const BaselineStore* baselines_;
   Peaks peaks_;
   FreshMeasure fresh_measure_;
+  bool for_verdicts_ = false;
 };
 
 }  // namespace perfgate

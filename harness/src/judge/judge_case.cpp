@@ -121,4 +121,22 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     result.message += (result.message.empty() ? "" : " (") + note + (result.message.empty() ? "" : ")");
 }
 
+double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thresholds) {
+  double least = 0;
+  for (const auto& [metric, given] : thresholds.metrics) {
+    if (given.has_floor()) return 0;
+    if (!given.relative()) continue;
+    auto runs = baseline.runs.find(metric);
+    if (runs == baseline.runs.end() || runs->second.empty()) continue;
+    for (bool fits_in_cache : {true, false}) {
+      const MetricThreshold threshold = given.for_working_set(fits_in_cache);
+      const RunNoise noise =
+          run_noise(runs->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor);
+      const double pct = allowed_regression(noise, threshold, thresholds.noise_factor).pct;
+      least = least == 0 ? pct : std::min(least, pct);
+    }
+  }
+  return least;
+}
+
 }  // namespace perfgate

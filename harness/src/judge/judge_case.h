@@ -14,4 +14,11 @@ namespace perfgate {
 void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseline,
                    const Thresholds& thresholds, const Fingerprint& current);
 
+// The least allowance judge_against can give the case of `baseline` under `thresholds`, known
+// before the case is measured: the smallest over its relatively judged metrics that have runs,
+// under either working-set floor (the measurement says which applies; another device and a
+// drifting run only widen it). 0 when a judged metric has an absolute floor (its verdict is not a
+// matter of allowance) or nothing is judged relatively.
+double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thresholds);
+
 }  // namespace perfgate

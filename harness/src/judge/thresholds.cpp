@@ -142,7 +142,7 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
                     SamplingSettings& s) {
   in.fields(map, path,
             {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct", "warmup_s",
-             "batch_min_time_ms", "allocations", "calibrate"},
+             "batch_min_time_ms", "allocations", "calibrate", "verdict_precision"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "min_samples")
                 s.min_samples = in.integer_at_least(value, at, 1);
@@ -160,6 +160,8 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
                 s.allocations = in.integer_at_least(value, at, 1);
               else if (key == "calibrate")
                 s.calibrate = in.boolean(value, at);
+              else if (key == "verdict_precision")
+                s.verdict_precision = in.number_at_least(value, at, 0);
               else
                 s.batch_min_time_ms = in.number_at_least(value, at, 0);
             });

@@ -113,7 +113,7 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
   constexpr int kMaxRestarts = 2;
   for (int restarts = 0;; ++restarts) {
     const auto sampling_start = Clock::now();
-    PrecisionCriterion criterion(options);
+    PrecisionCriterion criterion = stopping_rule(options);
     for (;;) {
       // A calibrated round: the reference's batch right before the case's, so both see the
       // same moment of the machine.
