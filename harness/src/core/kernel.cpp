@@ -82,10 +82,9 @@ KernelDef& KernelDef::axis_limits(const std::string& name, std::int64_t min_valu
   return *this;
 }
 
-KernelDef& KernelDef::reference(ReferenceFn fn, double rel_l2_tolerance, std::string why) {
+KernelDef& KernelDef::reference(ReferenceFn fn, double rel_l2_tolerance, std::string_view /*why*/) {
   reference_ = std::move(fn);
   tolerance_ = rel_l2_tolerance;
-  tolerance_why_ = std::move(why);
   return *this;
 }
 
