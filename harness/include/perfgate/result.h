@@ -87,6 +87,11 @@ struct StageTiming {  // one component of a multi-dispatch plan
   std::string name;
   double latency_ns = 0;  // median per dispatch of the plan
   double pct_of_total = 0;
+  // Judged when the case ran, against its ceilings, where the stage's cost is known (its own
+  // kernel, measure/stage_bounds.h); "" unknown. As CaseResult's bound, bound_reason.
+  std::string bound;
+  std::string bound_reason;
+  double pct_of_peak = 0;  // of the ceiling `bound` names; 0 unknown
 };
 
 // One build's side of an A/B check (`perfgate check --base`): what identifies the build.
@@ -140,15 +145,15 @@ struct CaseResult {
   // The first measurement's verdict when confirmations were made (it regressed), and them.
   std::optional<Verdict> first_verdict;
   std::vector<Confirmation> confirmations;
-  int throttled_samples = 0;       // dropped: taken below 75% of the GPU's default SM clock
+  int throttled_samples = 0;          // dropped: taken below 75% of the GPU's default SM clock
   std::string calibration_reference;  // the reference case of a calibrated measurement, or ""
-  double peak_bandwidth_gbps = 0;  // the ceiling pct_peak_bw is relative to: cache or DRAM
-  Peaks peaks;                     // every ceiling of the device the case was measured on
-  double encode_ns = 0;            // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
+  double peak_bandwidth_gbps = 0;     // the ceiling pct_peak_bw is relative to: cache or DRAM
+  Peaks peaks;                        // every ceiling of the device the case was measured on
+  double encode_ns = 0;               // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
   // The device that measured this case: devices of one model share a machine id (and so
   // their baselines), and a results folder merged from several GPUs keeps each case's device.
   std::string device_uuid;
-  std::string gpu_slot;            // the CTest `gpus` resource id it ran on, "" without a resource spec
+  std::string gpu_slot;  // the CTest `gpus` resource id it ran on, "" without a resource spec
   std::vector<std::array<std::uint32_t, 3>> local_sizes;  // per dispatch, from the SPIR-V (Vulkan)
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };

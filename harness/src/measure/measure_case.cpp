@@ -1,14 +1,15 @@
 #include "measure/measure_case.h"
 
 #include <algorithm>
-#include <memory>
 #include <cstdio>
 #include <exception>
+#include <memory>
 
 #include "core/content_digest.h"
 #include "core/sysinfo.h"
 #include "measure/bound.h"
 #include "measure/calibration.h"
+#include "measure/stage_bounds.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
@@ -54,18 +55,17 @@ void derive_metrics(CaseResult& result, const Peaks& peaks) {
   }
   if (result.cost.flops > 0) result.metrics[metric::gflops] = make_metric(rate_per_ns(ns, result.cost.flops));
   result.arithmetic_intensity = bytes > 0 ? result.cost.flops / bytes : 0;
-  const BoundCall call =
-      classify_bound(result.cost, summarize(ns).median, result.fits_in_cache, peaks);
+  const BoundCall call = classify_bound(result.cost, summarize(ns).median, result.fits_in_cache, peaks);
   result.bound = call.bound;
   result.bound_reason = call.reason;
+  if (!result.stages.empty()) classify_stages(result, stage_costs_from_registry(result), peaks);
 }
 
 // Every backend keeps a host copy of each buffer: refuse before allocating what cannot fit,
 // rather than fail deep inside the allocator or push the machine into swap.
 static void check_host_memory(const CaseSpec& spec, const std::vector<BufferSpec>& specs) {
   double needed_bytes = 0;
-  for (const auto& s : specs)
-    needed_bytes += static_cast<double>(s.bytes());
+  for (const auto& s : specs) needed_bytes += static_cast<double>(s.bytes());
   const double memory_bytes = static_cast<double>(host_memory_bytes());
   if (memory_bytes > 0 && needed_bytes > 0.8 * memory_bytes) {
     char text[160];

@@ -23,7 +23,8 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
 std::unique_ptr<PreparedCase> prepare_verified(Device& device, const CaseSpec& spec, std::uint64_t seed,
                                                CaseResult& result);
 
-// Fills bandwidth_gbps, gflops, pct_peak_bw, arithmetic intensity and bound from latency_ns.
+// Fills bandwidth_gbps, gflops, pct_peak_bw, arithmetic intensity and bound from latency_ns, and
+// each stage's bound (classify_stages).
 void derive_metrics(CaseResult& result, const Peaks& peaks);
 
 }  // namespace perfgate

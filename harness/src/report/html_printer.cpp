@@ -101,7 +101,7 @@ std::string breakdown_section(const RunResult& run) {
             "</h3>\n<table>\n<tr><th>stage</th><th>time</th><th>% of total</th><th></th>"
             "<th>bound</th></tr>\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
-      const StageLoad& s = b.stages[i];
+      const StageTiming& s = b.stages[i];
       body += fmt::format(
           "<tr{}><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1f}%</td><td><span class=\"bar\" "
           "style=\"width:{:.0f}px\"></span></td><td>{}</td></tr>\n",

@@ -101,7 +101,7 @@ std::string render_markdown(const RunResult& run) {
     out += "\n### Breakdown of " + markdown_code(b.case_id) +
            "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
-      const StageLoad& s = b.stages[i];
+      const StageTiming& s = b.stages[i];
       const std::string name =
           i == b.bottleneck ? "**" + markdown_cell(s.name) + "**" : markdown_cell(s.name);
       out += fmt::format("| {} | {} | {:.1f}% | {} |\n", name, format_duration_ns(s.latency_ns),

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdio>
 #include <fstream>
 #include <functional>
 
@@ -30,7 +29,6 @@ void check_samples(const std::string& case_id, const std::string& metric,
       throw Error(text);
     }
 }
-
 
 using nlohmann::json;
 
@@ -115,37 +113,40 @@ json to_json(const CaseResult& r) {
                           {"verdict", to_string(j.verdict)},
                           {"reason", j.reason}});
   json stages = json::array();
-  for (const auto& s : r.stages)
-    stages.push_back({{"name", s.name}, {"latency_ns", s.latency_ns}, {"pct_of_total", s.pct_of_total}});
-  json out = {
-      {"id", r.id},
-      {"kernel", r.kernel},
-      {"backend", r.backend},
-      {"params", params_to_json(r.params)},
-      {"cost",
-       {{"bytes_read", r.cost.bytes_read},
-        {"bytes_written", r.cost.bytes_written},
-        {"flops", r.cost.flops},
-        {"matrix_flops", r.cost.matrix_flops}}},
-      {"source_hash", r.source_hash},
-      {"verdict", to_string(r.verdict)},
-      {"message", r.message},
-      {"check", r.check},
-      {"metrics", metrics},
-      {"judgements", judgements},
-      {"stages", stages},
-      {"bound", r.bound},
-      {"bound_reason", r.bound_reason},
-      {"arithmetic_intensity", r.arithmetic_intensity},
-      {"fits_in_cache", r.fits_in_cache},
-      {"measurements", r.measurements},
-      {"peak_bandwidth_gbps", r.peak_bandwidth_gbps},
-      {"peaks",
-       {{"bandwidth_gbps", r.peaks.bandwidth_gbps},
-        {"cache_bandwidth_gbps", r.peaks.cache_bandwidth_gbps},
-        {"cache_bytes", r.peaks.cache_bytes},
-        {"gflops", r.peaks.gflops},
-        {"tensor_gflops", r.peaks.tensor_gflops}}}};
+  for (const auto& s : r.stages) {
+    json stage = {{"name", s.name}, {"latency_ns", s.latency_ns}, {"pct_of_total", s.pct_of_total}};
+    if (!s.bound.empty())
+      stage.update({{"bound", s.bound}, {"bound_reason", s.bound_reason}, {"pct_of_peak", s.pct_of_peak}});
+    stages.push_back(std::move(stage));
+  }
+  json out = {{"id", r.id},
+              {"kernel", r.kernel},
+              {"backend", r.backend},
+              {"params", params_to_json(r.params)},
+              {"cost",
+               {{"bytes_read", r.cost.bytes_read},
+                {"bytes_written", r.cost.bytes_written},
+                {"flops", r.cost.flops},
+                {"matrix_flops", r.cost.matrix_flops}}},
+              {"source_hash", r.source_hash},
+              {"verdict", to_string(r.verdict)},
+              {"message", r.message},
+              {"check", r.check},
+              {"metrics", metrics},
+              {"judgements", judgements},
+              {"stages", stages},
+              {"bound", r.bound},
+              {"bound_reason", r.bound_reason},
+              {"arithmetic_intensity", r.arithmetic_intensity},
+              {"fits_in_cache", r.fits_in_cache},
+              {"measurements", r.measurements},
+              {"peak_bandwidth_gbps", r.peak_bandwidth_gbps},
+              {"peaks",
+               {{"bandwidth_gbps", r.peaks.bandwidth_gbps},
+                {"cache_bandwidth_gbps", r.peaks.cache_bandwidth_gbps},
+                {"cache_bytes", r.peaks.cache_bytes},
+                {"gflops", r.peaks.gflops},
+                {"tensor_gflops", r.peaks.tensor_gflops}}}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
   if (!r.device_uuid.empty()) out["device_uuid"] = r.device_uuid;
   if (!r.gpu_slot.empty()) out["gpu_slot"] = r.gpu_slot;
@@ -170,7 +171,8 @@ CaseResult case_from_json(const json& j) {
   r.backend = j.at("backend");
   r.params = params_from_json(j.at("params"));
   const json& cost = j.at("cost");
-  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops"), cost.value("matrix_flops", false)};
+  r.cost = {cost.at("bytes_read"), cost.at("bytes_written"), cost.at("flops"),
+            cost.value("matrix_flops", false)};
   r.source_hash = j.value("source_hash", "");
   r.verdict = verdict_from_string(j.at("verdict").get<std::string>());
   r.message = j.value("message", "");
@@ -198,7 +200,8 @@ CaseResult case_from_json(const json& j) {
     r.judgements.push_back(std::move(g));
   }
   for (const auto& s : j.value("stages", json::array()))
-    r.stages.push_back({s.at("name"), s.at("latency_ns"), s.at("pct_of_total")});
+    r.stages.push_back({s.at("name"), s.at("latency_ns"), s.at("pct_of_total"), s.value("bound", ""),
+                        s.value("bound_reason", ""), s.value("pct_of_peak", 0.0)});
   r.bound = j.value("bound", "");
   r.bound_reason = j.value("bound_reason", "");
   r.arithmetic_intensity = j.value("arithmetic_intensity", 0.0);
@@ -212,7 +215,8 @@ CaseResult case_from_json(const json& j) {
     r.peaks.gflops = peaks.value("gflops", 0.0);
     r.peaks.tensor_gflops = peaks.value("tensor_gflops", 0.0);
   }
-  if (r.peaks.bandwidth_gbps == 0) r.peaks.bandwidth_gbps = r.peak_bandwidth_gbps;  // results before cache ceilings
+  if (r.peaks.bandwidth_gbps == 0)
+    r.peaks.bandwidth_gbps = r.peak_bandwidth_gbps;  // results before cache ceilings
   r.encode_ns = j.value("encode_ns", 0.0);
   r.device_uuid = j.value("device_uuid", "");
   r.gpu_slot = j.value("gpu_slot", "");
