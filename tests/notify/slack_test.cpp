@@ -132,6 +132,15 @@ TEST(NotifySlack, WorstRegressionsComeFirstAndPassesAreLeftOut) {
   for (const auto& block : payload["blocks"]) EXPECT_NE(block["type"], "actions");
 }
 
+// Values read as every other printer shows them (core/units): the same unit, the same digits.
+TEST(NotifySlack, ValuesInTheUnitsOfEveryPrinter) {
+  RunResult run;
+  run.run_id = "r";
+  run.cases = {judged_case("slow/cpu", Verdict::regressed, 7)};
+  const std::string dumped = slack_payload(run, {}).dump();
+  EXPECT_NE(dumped.find("1.00 µs → 1.07 µs"), std::string::npos) << dumped;
+}
+
 TEST(NotifySlack, LargeRunsStayWithinTheLimits) {
   RunResult run;
   run.run_id = std::string(400, 'r');

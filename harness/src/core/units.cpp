@@ -31,6 +31,7 @@ std::string format_flops(double gflops) {
 }
 
 std::string format_metric_value(std::string_view metric, double value) {
+  if (!std::isfinite(value)) return "n/a";
   if (metric.ends_with("_ns")) return format_duration_ns(value);
   if (metric == metric::bandwidth_gbps) return format_bandwidth(value);
   if (metric == metric::gflops) return format_flops(value);

@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
+#include "core/units.h"
 #include "judge/verdict.h"
-#include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
 #include "stats/geometric_mean.h"
 
@@ -54,20 +53,6 @@ std::string truncate(std::string text, std::size_t limit) {
   return text.substr(0, at) + "\u2026";
 }
 
-std::string format_value(const std::string& metric, double value) {
-  if (!std::isfinite(value)) return "n/a";
-  if (metric.size() > 3 && metric.ends_with("_ns")) {
-    if (value >= 1e9) return fmt::format("{:.3g} s", value / 1e9);
-    if (value >= 1e6) return fmt::format("{:.3g} ms", value / 1e6);
-    if (value >= 1e3) return fmt::format("{:.3g} \u00b5s", value / 1e3);
-    return fmt::format("{:.3g} ns", value);
-  }
-  if (metric.ends_with("_gbps")) return fmt::format("{:.4g} GB/s", value);
-  if (metric == metric::gflops) return fmt::format("{:.4g} GFLOP/s", value);
-  if (metric.starts_with("pct_")) return fmt::format("{:.3g} %", value);
-  return fmt::format("{:.4g}", value);
-}
-
 const char* marker(Verdict verdict) {
   switch (verdict) {
     case Verdict::regressed:
@@ -110,8 +95,8 @@ std::vector<std::string> detail_lines(const RunResult& run) {
                                   : fmt::format("limit {:.1f} % {}", d.threshold_pct, d.threshold_source);
     lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, {})", marker(d.verdict),
                                 escape(d.case_id), escape(d.metric), to_string(d.verdict),
-                                format_value(d.metric, d.baseline), format_value(d.metric, d.current),
-                                d.change_pct, limit));
+                                format_metric_value(d.metric, d.baseline),
+                                format_metric_value(d.metric, d.current), d.change_pct, limit));
   }
   return lines;
 }
