@@ -192,6 +192,26 @@ TEST_F(NotifyConfigFile, ASecretWhereAKeyBelongsIsNotShown) {
   EXPECT_EQ(message.find("MfKQ9r8G"), std::string::npos) << message;
 }
 
+// Read like every YAML file perfgate reads (core/yaml_load.h): bounded in size, plain YAML only,
+// each key once.
+TEST_F(NotifyConfigFile, OversizeAliasedOrRepeatedFilesAreRefused) {
+  const fs::path big = write("url: https://receiver.example.com/hook\n# " + std::string(70000, 'x') + "\n");
+  std::string message = error_of({{"PERFGATE_WEBHOOK_CONFIG", big.string()}});
+  EXPECT_NE(message.find("over the limit of 65536 bytes"), std::string::npos) << message;
+
+  const fs::path aliased = write("format: &f slack\nsend: *f\n");
+  message = error_of({{"PERFGATE_WEBHOOK_CONFIG", aliased.string()}});
+  EXPECT_NE(message.find(aliased.string() + ":1"), std::string::npos) << message;
+  EXPECT_NE(message.find("an anchor (&name) is not allowed"), std::string::npos) << message;
+
+  const fs::path twice = write("format: slack\nformat: generic\n");
+  message = error_of({{"PERFGATE_WEBHOOK_CONFIG", twice.string()}});
+  EXPECT_NE(message.find(twice.string() + ":2: format: given twice"), std::string::npos) << message;
+
+  message = error_of({{"PERFGATE_WEBHOOK_CONFIG", (dir_ / "absent.yaml").string()}});
+  EXPECT_NE(message.find("absent.yaml: cannot be read"), std::string::npos) << message;
+}
+
 TEST(NotifyConfig, AnHttpUrlCarryingATokenIsWarnedAboutOnce) {
   std::vector<std::string> warnings;
   load({{"PERFGATE_WEBHOOK_URL", "http://hooks.example.com/T0KEN?k=Z"}}, &warnings);

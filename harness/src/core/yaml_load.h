@@ -1,7 +1,7 @@
 #pragma once
-// Reading the YAML files perfgate keeps in a repository (baselines, candidates, thresholds),
-// which anyone with a merged pull request can change: bounded in size before a byte is parsed,
-// and plain YAML only. Anchors and aliases are refused because perfgate never writes them and
+// Reading the YAML files perfgate keeps in a repository (baselines, candidates, thresholds), which
+// anyone with a merged pull request can change, and the webhook config: bounded in size before a
+// byte is parsed, and plain YAML only. Anchors and aliases are refused because perfgate never writes them and
 // an alias repeated a thousand times turns a 500 KB file into minutes and gigabytes of work.
 #include <yaml-cpp/yaml.h>
 

@@ -65,6 +65,9 @@ bool inside_git_work_tree(std::filesystem::path file) {
   return false;
 }
 
+// A webhook config is a dozen lines; anything near this is not one, and is refused unread.
+constexpr std::uintmax_t kMaxConfigFileBytes = 64u << 10;
+
 // The keys a config file may hold, as written in it.
 const std::set<std::string> kFileKeys = {"url",       "secret",  "format",    "send",
                                          "ca_bundle", "outbox",  "timeout_s", "connect_timeout_s",
@@ -72,14 +75,7 @@ const std::set<std::string> kFileKeys = {"url",       "secret",  "format",    "s
 
 std::map<std::string, std::string> read_config_file(const std::filesystem::path& file,
                                                     const std::function<void(const std::string&)>& warn) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file.string());
-  } catch (const YAML::BadFile&) {
-    throw Error(file.string() + ": cannot open webhook config file");
-  } catch (const YAML::Exception& e) {
-    throw located_error(file.string(), e.mark.line + 1, "", e.msg);
-  }
+  const YAML::Node root = load_plain_yaml(read_bounded_file(file, kMaxConfigFileBytes), file.string());
   std::map<std::string, std::string> values;
   if (root.IsNull()) return values;
   if (!root.IsMap()) throw yaml_error(file.string(), root, "", "expected a mapping");
@@ -95,6 +91,7 @@ std::map<std::string, std::string> read_config_file(const std::filesystem::path&
                            "connect_timeout_s, attempts or budget_s)");
     }
     if (!entry.second.IsScalar()) throw yaml_error(file.string(), entry.first, key, "expected a value");
+    if (values.count(key)) throw yaml_error(file.string(), entry.first, key, "given twice");
     values[key] = entry.second.as<std::string>();
   }
   if (values.count("secret") || values.count("url")) {
