@@ -193,7 +193,7 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
       ->capture_default_str();
   propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
       ->capture_default_str();
-  propose->add_option("--cache-dir", flags->common.cache_dir, "Where measured device peaks are cached");
+  add_cache_dir_option(*propose, flags->common);
   propose->add_flag("--quiet,-q", flags->common.quiet, "No progress line");
   propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
 }

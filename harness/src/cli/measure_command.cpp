@@ -49,7 +49,7 @@ void add_measure_command(CLI::App& app, Context& context) {
   measure->add_option("--device", flags->common.device, "Vulkan device: index or part of its name");
   measure->add_option("--seed", flags->common.seed, "Seed of the random inputs (default: fresh)");
   measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
-  measure->add_option("--cache-dir", flags->common.cache_dir, "Where measured device peaks are cached");
+  add_cache_dir_option(*measure, flags->common);
   measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
   measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });
 }

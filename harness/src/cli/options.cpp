@@ -61,11 +61,15 @@ void add_run_options(CLI::App& command, CommonOptions& o, const Context& context
   command.add_option("--json", o.json_file, "Write the run's results JSON to FILE");
   command.add_option("--baselines", o.baselines_dir, "Approved baselines folder")->capture_default_str();
   command.add_option("--thresholds", o.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
-  command.add_option("--cache-dir", o.cache_dir, "Where measured device peaks are cached");
+  add_cache_dir_option(command, o);
   command.add_option("--seed", o.seed, "Seed of the random inputs (default: fresh each run)");
   command.add_flag("--quiet,-q", o.quiet, "Print only the table (no progress line)");
   command.add_option("--color", o.color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+void add_cache_dir_option(CLI::App& command, CommonOptions& o) {
+  command.add_option("--cache-dir", o.cache_dir, "Where measured device peaks are cached");
 }
 
 OpenedDevice open_backend(Backend backend, const std::string& selector) {

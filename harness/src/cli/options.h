@@ -43,6 +43,8 @@ struct CommonOptions {
 void add_selection_options(CLI::App& command, CommonOptions& options);
 // --json, --baselines, --thresholds, --cache-dir, --seed, --quiet, --color.
 void add_run_options(CLI::App& command, CommonOptions& options, const Context& context);
+// --cache-dir: every command that measures reads and writes the device peaks there.
+void add_cache_dir_option(CLI::App& command, CommonOptions& options);
 
 // Opens the device of a backend; nullopt with the reason when there is none here.
 struct OpenedDevice {
