@@ -258,4 +258,10 @@ CaseResult result_for(const CaseSpec& spec) {
   return result;
 }
 
+double working_set_bytes(const CaseSpec& spec) {
+  double bytes = 0;
+  for (const auto& b : spec.kernel->buffer_specs(spec.params)) bytes += static_cast<double>(b.bytes());
+  return bytes;
+}
+
 }  // namespace perfgate

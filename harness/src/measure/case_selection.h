@@ -43,6 +43,9 @@ void name_result(CaseResult& result, const CaseSpec& spec);
 // A result naming the case, nothing measured yet.
 CaseResult result_for(const CaseSpec& spec);
 
+// The bytes of every buffer the case allocates: what is compared with the last-level cache.
+double working_set_bytes(const CaseSpec& spec);
+
 // "--axis n=1,2,4" -> ("n", {1,2,4}); accepts k/M/G suffixes (powers of 2) and ranges "1:1024:x2".
 std::pair<std::string, std::vector<std::int64_t>> parse_axis_option(const std::string& text);
 

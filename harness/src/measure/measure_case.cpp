@@ -88,9 +88,6 @@ std::unique_ptr<PreparedCase> prepare_verified(Device& device, const CaseSpec& s
     return nullptr;
   }
   result.source_hash = code_hash(device, spec);
-  std::uint64_t working_set = 0;
-  for (const auto& s : specs) working_set += s.bytes();
-  result.fits_in_cache = working_set <= device.last_level_cache_bytes();
   check_host_memory(spec, specs);
 
   Buffers host(specs);
@@ -170,6 +167,11 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
         result.stages.push_back({names[i], ns, total > 0 ? 100.0 * ns / total : 0});
       }
     }
+    // Against the cache size the peaks hold (on CPUs where copy's bandwidth falls,
+    // measure/cache_sweep.h), or without peaks the size the device reports.
+    const double cache_bytes =
+        peaks.bandwidth_gbps > 0 ? peaks.cache_bytes : static_cast<double>(device.last_level_cache_bytes());
+    result.fits_in_cache = working_set_bytes(spec) <= cache_bytes;
     derive_metrics(result, peaks);
     result.verdict = Verdict::no_baseline;
   } catch (const NoDevice& e) {

@@ -10,6 +10,7 @@
 
 #include "core/atomic_file.h"
 #include "core/sysinfo.h"
+#include "measure/cache_sweep.h"
 #include "measure/case_selection.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
@@ -17,38 +18,58 @@
 namespace perfgate {
 namespace {
 
-// The largest default point of a kernel that the device can hold and whose working set is at
-// most `max_working_set_bytes` (0: any), measured quickly. A ceiling is what the device reaches,
-// and noise only ever lowers a sample, so the peak is the samples' 95th percentile, not their
-// median: on a shared CI machine a median taken in a busy moment put every later case above
-// 100% of "peak".
-double measure_peak(Device& device, const char* kernel_name, const char* metric_name,
-                    double max_working_set_bytes = 0,
-                    std::map<std::string, std::vector<std::int64_t>> axes = {}) {
-  const KernelDef* kernel = find_kernel(kernel_name);
-  if (!kernel || !kernel->has_backend(device.backend())) return 0;
-  Selection selection;
-  selection.kernel_globs = {kernel_name};
-  selection.backends = {device.backend()};
-  selection.axes = std::move(axes);
-  auto cases = select_cases(selection);
+// Measured quickly. A ceiling is what the device reaches, and noise only ever lowers a sample,
+// so the peak is the samples' 95th percentile, not their median: on a shared CI machine a median
+// taken in a busy moment put every later case above 100% of "peak". 0 when the case failed.
+double measure_point(Device& device, const CaseSpec& spec, const char* metric_name) {
   SamplingSettings quick;
   quick.min_samples = 5;
   quick.min_time_s = 0.1;
   quick.timeout_s = 5;
   quick.target_precision_pct = 2;
   quick.cold_samples = 0;
+  CaseResult r = measure_case(device, spec, quick, Peaks{}, 1);
+  if (r.verdict == Verdict::error || r.verdict == Verdict::skipped) return 0;
+  return r.metrics[metric_name].summary.p95;
+}
+
+// The kernel's cases on this device at its default points (or `axes`), smallest first; none
+// when the registry lacks the kernel or it has no code for this backend.
+std::vector<CaseSpec> cases_of(const Device& device, const char* kernel_name,
+                               std::map<std::string, std::vector<std::int64_t>> axes = {}) {
+  const KernelDef* kernel = find_kernel(kernel_name);
+  if (!kernel || !kernel->has_backend(device.backend())) return {};
+  Selection selection;
+  selection.kernel_globs = {kernel_name};
+  selection.backends = {device.backend()};
+  selection.axes = std::move(axes);
+  return select_cases(selection);
+}
+
+// The largest default point of a kernel that the device can hold and whose working set is at
+// most `max_working_set_bytes` (0: any), measured quickly (measure_point).
+double measure_peak(Device& device, const char* kernel_name, const char* metric_name,
+                    double max_working_set_bytes = 0,
+                    std::map<std::string, std::vector<std::int64_t>> axes = {}) {
+  auto cases = cases_of(device, kernel_name, std::move(axes));
   std::reverse(cases.begin(), cases.end());  // largest first
   for (const auto& spec : cases) {
-    double working_set_bytes = 0;
-    for (const auto& b : spec.kernel->buffer_specs(spec.params))
-      working_set_bytes += static_cast<double>(b.bytes());
-    if (max_working_set_bytes > 0 && working_set_bytes > max_working_set_bytes) continue;
-    CaseResult r = measure_case(device, spec, quick, Peaks{}, 1);
-    if (r.verdict == Verdict::error || r.verdict == Verdict::skipped) continue;
-    return r.metrics[metric_name].summary.p95;
+    if (max_working_set_bytes > 0 && working_set_bytes(spec) > max_working_set_bytes) continue;
+    if (const double peak = measure_point(device, spec, metric_name); peak > 0) return peak;
   }
   return 0;
+}
+
+// Copy's bandwidth over working sets from 32 KiB to 128 MiB, doubling: where it falls from the
+// cache's plateau to DRAM's (measure/cache_sweep.h). About 2 s on a 2-core VM.
+std::vector<SweepPoint> copy_sweep(Device& device) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t n = 1 << 12; n <= (1 << 24); n *= 2) sizes.push_back(n);
+  std::vector<SweepPoint> sweep;
+  for (const auto& spec : cases_of(device, "copy", {{"n", sizes}}))
+    if (const double gbps = measure_point(device, spec, metric::bandwidth_gbps); gbps > 0)
+      sweep.push_back({working_set_bytes(spec), gbps});
+  return sweep;
 }
 
 // A ceiling is a positive, finite number; a zero means it could not be measured here.
@@ -59,9 +80,10 @@ bool usable(double ceiling) { return std::isfinite(ceiling) && ceiling > 0; }
 Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
   const std::string key = std::string(to_string(device.backend())) + "-" + device.fingerprint().machine_id;
   const auto file = cache_dir / ("peaks-" + key + ".json");
-  // "p95": caches of the median-based peak are measured again; "cache": those without a cache ceiling.
+  // "p95": caches of the median-based peak are measured again; "cache": those without a cache
+  // ceiling; "sweep": those whose cache size on a CPU was the reported one.
   const std::string stamp = perfgate_version() + " " + device.fingerprint().driver_version +
-                            " p95 cache tensor-large tensor-workgroup";
+                            " p95 cache tensor-large tensor-workgroup sweep";
   try {
     std::ifstream in(file);
     if (in) {
@@ -76,18 +98,39 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
     // A broken cache is measured again below.
   }
   Peaks peaks;
-  peaks.cache_bytes = static_cast<double>(device.last_level_cache_bytes());
+  const double reported_cache_bytes = static_cast<double>(device.last_level_cache_bytes());
   peaks.bandwidth_gbps = measure_peak(device, "copy", metric::bandwidth_gbps);
+  // A CPU's reported cache can be its VM host's: there the size is where copy's bandwidth falls.
+  // A GPU reports its L2 right, and a copy sweep there measures launch and tail, not the cache.
+  std::vector<SweepPoint> sweep;
+  if (device.backend() == Backend::cpu) sweep = copy_sweep(device);
+  const CacheEstimate estimate = estimate_cache(sweep, peaks.bandwidth_gbps);
+  // A disturbed sweep (a busy machine) leaves the reported size, as before there was a sweep.
+  const bool swept = !sweep.empty() && !estimate.disturbed;
+  if (!swept) {
+    peaks.cache_bytes = reported_cache_bytes;
+  } else {
+    peaks.cache_bytes = reported_cache_bytes > 0 ? std::min(estimate.cache_bytes, reported_cache_bytes)
+                                                 : estimate.cache_bytes;
+    peaks.cache_bandwidth_gbps = estimate.cache_bandwidth_gbps;
+  }
   // Half the cache at most, so the working set stays resident beside whatever else the device
   // keeps there. A copy that short is mostly launch and tail on a large GPU (8 MiB in 3.5 µs on
   // the H100), so cache_peak, which rereads its buffer many times in one dispatch, sets the
-  // ceiling there; on CPUs the in-cache copy can be the higher one.
+  // ceiling there; on CPUs the sweep's best copy can be the higher one.
   // A cache is never slower than the memory behind it: a ceiling measured in a busy moment of a
   // shared machine is raised to DRAM's rather than put every in-cache case over 100%.
-  peaks.cache_bandwidth_gbps =
-      std::max({measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2),
-                measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2),
-                peaks.bandwidth_gbps});
+  if (peaks.cache_bytes > 0) {
+    if (!swept)
+      peaks.cache_bandwidth_gbps =
+          measure_peak(device, "copy", metric::bandwidth_gbps, peaks.cache_bytes / 2);
+    peaks.cache_bandwidth_gbps =
+        std::max({peaks.cache_bandwidth_gbps,
+                  measure_peak(device, "cache_peak", metric::bandwidth_gbps, peaks.cache_bytes / 2),
+                  peaks.bandwidth_gbps});
+  } else {
+    peaks.cache_bandwidth_gbps = peaks.bandwidth_gbps;  // no working set is in cache
+  }
   peaks.gflops = measure_peak(device, "fma_peak", metric::gflops);
   // The default tensor_peak point is sized for CI (llvmpipe runs it on the vector units); on a GPU
   // it reached 482 of the 585 TFLOP/s a 16x larger point does on the H100 (docs/performance.md),
@@ -101,12 +144,18 @@ Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir) {
                measure_peak(device, "tensor_peak_workgroup", metric::gflops));
   // Only a complete measurement is cached: a zero would hide `% peak` from every later run.
   if (!usable(peaks.bandwidth_gbps) || !usable(peaks.gflops)) return peaks;
+  // What the cache size was derived from, for a person reading the file.
+  nlohmann::json sweep_json = nlohmann::json::array();
+  for (const SweepPoint& p : sweep) sweep_json.push_back({p.working_set_bytes, p.bandwidth_gbps});
   try {
     write_file_atomically(file, nlohmann::json{{"stamp", stamp},
                                                {"machine_id", device.fingerprint().machine_id},
                                                {"bandwidth_gbps", peaks.bandwidth_gbps},
                                                {"cache_bandwidth_gbps", peaks.cache_bandwidth_gbps},
                                                {"cache_bytes", peaks.cache_bytes},
+                                               {"reported_cache_bytes", reported_cache_bytes},
+                                               {"cache_sweep", sweep_json},
+                                               {"cache_sweep_disturbed", estimate.disturbed},
                                                {"gflops", peaks.gflops},
                                                {"tensor_gflops", peaks.tensor_gflops}}
                                     .dump(2));

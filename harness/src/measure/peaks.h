@@ -1,8 +1,10 @@
 #pragma once
 // The device's measured ceilings: DRAM bandwidth (copy over a working set past the last-level
-// cache), the last-level cache's bandwidth (cache_peak, or copy inside the cache, whichever is
-// higher) and the FMA kernel's GFLOP/s. Measured once per device and cached, so every ctest
-// process does not measure them again.
+// cache), the last-level cache's size and bandwidth (cache_peak, or copy inside the cache,
+// whichever is higher) and the FMA kernel's GFLOP/s. A Vulkan device's cache size is the one it
+// reports (a GPU's L2 is reported right); the CPU backend's is where copy's bandwidth falls over
+// a sweep of working sets (measure/cache_sweep.h), since a VM reports its host's. Measured once
+// per device and cached (the sweep with them), so every ctest process does not measure them again.
 #include <filesystem>
 
 #include "measure/device.h"
