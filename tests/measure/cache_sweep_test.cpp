@@ -74,5 +74,25 @@ TEST(MeasureCacheSweep, StillInCacheAtTheLargestPointAndInAnyOrder) {
   EXPECT_DOUBLE_EQ(e.cache_bandwidth_gbps, 60);
 }
 
+// The sweep stops once bandwidth has fallen past the knee: larger working sets change nothing.
+TEST(MeasureCacheSweep, TheSweepStopsPastTheKnee) {
+  //                                          1   2   4   8   16  32 MiB
+  std::vector<SweepPoint> sweep = sweep_of({55, 60, 58, 57, 40, 21});
+  EXPECT_TRUE(sweep_past_knee(sweep, 20));
+  const CacheEstimate stopped = estimate_cache(sweep, 20);
+  sweep.push_back({64 * MiB, 20});
+  sweep.push_back({128 * MiB, 30});  // noise past the knee
+  EXPECT_DOUBLE_EQ(estimate_cache(sweep, 20).cache_bytes, stopped.cache_bytes);
+  // Still on the plateau, or never on it (all at DRAM's level, no knee to pass), or DRAM unknown.
+  EXPECT_FALSE(sweep_past_knee(sweep_of({55, 60, 58, 40}), 20));
+  EXPECT_FALSE(sweep_past_knee(sweep_of({20, 21, 20}), 20));
+  EXPECT_FALSE(sweep_past_knee(sweep_of({60, 20}), 0));
+  EXPECT_FALSE(sweep_past_knee(sweep_of({10}), 20));
+  // A busy moment's dip below DRAM ends it too, and estimate_cache then calls it disturbed.
+  const std::vector<SweepPoint> busy = sweep_of({55, 60, 0.05});
+  EXPECT_TRUE(sweep_past_knee(busy, 20));
+  EXPECT_TRUE(estimate_cache(busy, 20).disturbed);
+}
+
 }  // namespace
 }  // namespace perfgate

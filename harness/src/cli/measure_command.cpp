@@ -30,7 +30,7 @@ int measure_main(const MeasureFlags& flags, const Context& context) {
   const SamplingSettings sampling = ThresholdSet::load(flags.common.thresholds_dir)
                                         .resolve(spec.id, device.fingerprint().machine_id)
                                         .sampling;
-  const Peaks peaks = device_peaks(device, flags.common.cache_path());
+  const Peaks peaks = device_peaks(device, flags.common.cache_path()).peaks;
   RunResult run = new_run(device.fingerprint(), context.project_dir);
   run.cases.push_back(measure_case(device, spec, sampling, peaks, flags.common.input_seed()));
   run.cases.back().device_uuid = device.fingerprint().device_uuid;

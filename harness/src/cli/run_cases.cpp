@@ -118,7 +118,14 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
                         std::chrono::minutes(10));
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const BaselineStore baselines(flags.common.baselines_dir);
-  const Peaks peaks = device_peaks(device, flags.common.cache_path());
+  const DevicePeaks measured = device_peaks(device, flags.common.cache_path());
+  // Once, on stderr (a check's stdout is what ctest reads): these ceilings serve this run only.
+  if (!measured.busy_why.empty())
+    std::fprintf(stderr,
+                 "perfgate: the %s ceilings were measured in a busy moment (%s): used for this run, not "
+                 "cached; the next run measures them again\n",
+                 device.fingerprint().machine_id.c_str(), measured.busy_why.c_str());
+  const Peaks& peaks = measured.peaks;
   StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
   if (check_output) source.sample_for_verdicts();
   source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed) {

@@ -33,4 +33,11 @@ CacheEstimate estimate_cache(std::vector<SweepPoint> sweep, double dram_gbps) {
   return estimate;
 }
 
+bool sweep_past_knee(const std::vector<SweepPoint>& sweep, double dram_gbps) {
+  const double level = kInCacheOverDram * dram_gbps;
+  if (sweep.size() < 2 || !(dram_gbps > 0) || !(sweep.back().bandwidth_gbps < level)) return false;
+  return std::any_of(sweep.begin(), sweep.end() - 1,
+                     [level](const SweepPoint& p) { return p.bandwidth_gbps >= level; });
+}
+
 }  // namespace perfgate

@@ -38,4 +38,10 @@ inline constexpr double kDisturbedBelowDram = 0.5;
 // a point above it further on is noise, not a second cache.
 CacheEstimate estimate_cache(std::vector<SweepPoint> sweep, double dram_gbps);
 
+// `sweep` measured so far, smallest working set first: true once its last point fell below the
+// in-cache level after an earlier one reached it. estimate_cache ends the cache there whatever
+// larger working sets do, so the sweep stops: a machine with a 32 MiB cache measures no 128 MiB
+// copy (the sweep's dearest point: its inputs made and checked, ~1 s on the 2-core CI machine).
+bool sweep_past_knee(const std::vector<SweepPoint>& sweep, double dram_gbps);
+
 }  // namespace perfgate

@@ -4,18 +4,28 @@
 // whichever is higher) and the FMA kernel's GFLOP/s. A Vulkan device's cache size is the one it
 // reports (a GPU's L2 is reported right); the CPU backend's is where copy's bandwidth falls over
 // a sweep of working sets (measure/cache_sweep.h), since a VM reports its host's. Measured once
-// per device and cached (the sweep with them), so every ctest process does not measure them again.
+// per device and cached (the sweep with them), so every ctest process does not measure them again;
+// but not when measured in a busy moment (measure/busy_peaks.h), which would stand for good.
 #include <filesystem>
+#include <string>
 
 #include "measure/device.h"
 #include "measure/measure_case.h"
 
 namespace perfgate {
 
+struct DevicePeaks {
+  Peaks peaks;
+  // Why these peaks, measured now, were not cached (measure/busy_peaks.h: measured in a busy
+  // moment); empty when they were cached or read from the cache.
+  std::string busy_why;
+};
+
 // Reads `<cache_dir>/peaks-<machine id>.json`, or measures and writes it. A cache written by
 // another perfgate version, an unreadable cache or one holding a zero DRAM or FMA ceiling is
 // measured again. Returns zeros for what could not be measured (no such kernel in the registry,
-// or it failed its check); without the DRAM and FMA ceilings nothing is written.
-Peaks device_peaks(Device& device, const std::filesystem::path& cache_dir);
+// or it failed its check); without the DRAM and FMA ceilings, or measured in a busy moment,
+// nothing is written and the next run measures them again.
+DevicePeaks device_peaks(Device& device, const std::filesystem::path& cache_dir);
 
 }  // namespace perfgate
