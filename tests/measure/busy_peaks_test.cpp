@@ -75,5 +75,16 @@ TEST(MeasureBusyPeaks, TooFewSamplesTellNothing) {
   EXPECT_TRUE(disagree(Repetitions{100 - kRepetitionsDisagreePct - 0.5, 100}));
 }
 
+// Provisional peaks serve for kProvisionalPeaksS, then are measured again; never from the future.
+TEST(MeasureBusyPeaks, ProvisionalPeaksServeForMinutesNotForGood) {
+  const double at = 1.8e9;
+  EXPECT_TRUE(still_provisional(at, at));
+  EXPECT_TRUE(still_provisional(at, at + kProvisionalPeaksS - 1));
+  EXPECT_FALSE(still_provisional(at, at + kProvisionalPeaksS));
+  EXPECT_FALSE(still_provisional(at, at + 86400));
+  EXPECT_FALSE(still_provisional(at + 60, at));  // written "later" than now: the clock moved back
+  EXPECT_FALSE(still_provisional(0, at));        // an old file without the time
+}
+
 }  // namespace
 }  // namespace perfgate

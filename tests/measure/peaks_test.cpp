@@ -42,12 +42,8 @@ TEST(MeasurePeaks, ACacheOfZerosIsMeasuredAgainAndRepaired) {
   EXPECT_GT(measured.peaks.bandwidth_gbps, 0);
   EXPECT_GT(measured.peaks.gflops, 0);
   const nlohmann::json cached = read_json(file);
-  if (!measured.busy_why.empty()) {
-    // Measured in a busy moment of this machine: used, but the cache is left as it was.
-    EXPECT_EQ(cached.at("bandwidth_gbps").get<double>(), 0) << measured.busy_why;
-    fs::remove_all(dir);
-    return;
-  }
+  // Measured in a busy moment of this machine or not, the next process reads what was written.
+  EXPECT_EQ(cached.at("provisional").get<std::string>(), measured.busy_why);
   EXPECT_GT(cached.at("bandwidth_gbps").get<double>(), 0);
   EXPECT_GT(cached.at("gflops").get<double>(), 0);
   EXPECT_EQ(cached.at("bandwidth_gbps").get<double>(), measured.peaks.bandwidth_gbps);
@@ -55,7 +51,7 @@ TEST(MeasurePeaks, ACacheOfZerosIsMeasuredAgainAndRepaired) {
   // And the repaired cache is what the next process reads.
   const DevicePeaks again = device_peaks(*device, dir);
   EXPECT_EQ(again.peaks.bandwidth_gbps, cached.at("bandwidth_gbps").get<double>());
-  EXPECT_EQ(again.busy_why, "");
+  EXPECT_EQ(again.busy_why, measured.busy_why);
   fs::remove_all(dir);
 }
 

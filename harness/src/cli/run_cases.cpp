@@ -13,6 +13,7 @@
 #include "core/file_lock.h"
 #include "gate/gate.h"
 #include "gate/stored_measurement.h"
+#include "measure/busy_peaks.h"
 #include "measure/peaks.h"
 #include "perfgate/run_summary.h"
 #include "report/breakdown.h"
@@ -119,12 +120,12 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const BaselineStore baselines(flags.common.baselines_dir);
   const DevicePeaks measured = device_peaks(device, flags.common.cache_path());
-  // Once, on stderr (a check's stdout is what ctest reads): these ceilings serve this run only.
+  // Once, on stderr (a check's stdout is what ctest reads): `% peak` rests on provisional ceilings.
   if (!measured.busy_why.empty())
     std::fprintf(stderr,
-                 "perfgate: the %s ceilings were measured in a busy moment (%s): used for this run, not "
-                 "cached; the next run measures them again\n",
-                 device.fingerprint().machine_id.c_str(), measured.busy_why.c_str());
+                 "perfgate: the %s ceilings were measured in a busy moment (%s): provisional, measured "
+                 "again %.0f minutes after\n",
+                 device.fingerprint().machine_id.c_str(), measured.busy_why.c_str(), kProvisionalPeaksS / 60);
   const Peaks& peaks = measured.peaks;
   StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
   if (check_output) source.sample_for_verdicts();

@@ -54,4 +54,8 @@ std::string busy_peaks_reason(const PeaksEvidence& evidence) {
   return text;
 }
 
+bool still_provisional(double measured_at_s, double now_s) {
+  return measured_at_s <= now_s && now_s - measured_at_s < kProvisionalPeaksS;
+}
+
 }  // namespace perfgate

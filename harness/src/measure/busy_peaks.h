@@ -1,8 +1,8 @@
 #pragma once
-// Whether device peaks were measured in a busy moment of a shared machine. Such peaks serve the
-// run that measured them but are not cached (measure/peaks.h): a cached ceiling stands for every
-// later run, and on the 2-vCPU CI machine DRAM's ceiling cached under a load of 15 (1.8 GB/s,
-// 25 quiet) put copy n=65536 at 3000% of its ceiling until the file was deleted.
+// Whether device peaks were measured in a busy moment of a shared machine. Such peaks are cached
+// as provisional, for minutes (measure/peaks.h), not for good: a ceiling cached for good stands
+// for every later run, and on the 2-vCPU CI machine DRAM's ceiling cached under a load of 15
+// (1.8 GB/s, 25 quiet) put copy n=65536 at 3000% of its ceiling until the file was deleted.
 #include <span>
 #include <string>
 
@@ -48,5 +48,13 @@ struct PeaksEvidence {
 // busy moment ("fma_peak waited for a core 40% of its time", "DRAM copy's two repetitions
 // disagree: 25 and 6 GB/s", "the cache sweep was disturbed"), or empty.
 std::string busy_peaks_reason(const PeaksEvidence& evidence);
+
+// Peaks measured in a busy moment are cached as provisional, and measured again by the first run
+// this long after: not at once, since a busy moment lasts (ctest's perf tests, one process each,
+// would otherwise each spend ~6 s on peaks while it does), and not for good.
+inline constexpr double kProvisionalPeaksS = 600;
+// Whether provisional peaks measured at `measured_at_s` still serve at `now_s` (Unix seconds; a
+// time in the future, a clock set back, does not).
+bool still_provisional(double measured_at_s, double now_s);
 
 }  // namespace perfgate

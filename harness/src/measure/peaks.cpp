@@ -1,6 +1,7 @@
 #include "measure/peaks.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -96,6 +97,10 @@ std::vector<SweepPoint> copy_sweep(Device& device, double dram_gbps) {
   return sweep;
 }
 
+double unix_time_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 // A ceiling is a positive, finite number; a zero means it could not be measured here.
 bool usable(double ceiling) { return std::isfinite(ceiling) && ceiling > 0; }
 
@@ -116,9 +121,11 @@ DevicePeaks device_peaks(Device& device, const std::filesystem::path& cache_dir)
       const Peaks cached{j.at("bandwidth_gbps"), j.at("cache_bandwidth_gbps"), j.at("cache_bytes"),
                          j.at("gflops"), j.at("tensor_gflops")};
       // A cache holding a zero (written by a perfgate command without the peak kernels) is
-      // measured again and repaired.
-      if (j.at("stamp") == stamp && usable(cached.bandwidth_gbps) && usable(cached.gflops))
-        return {cached, ""};
+      // measured again and repaired; so is a provisional one once it has expired.
+      const std::string provisional = j.value("provisional", "");
+      if (j.at("stamp") == stamp && usable(cached.bandwidth_gbps) && usable(cached.gflops) &&
+          (provisional.empty() || still_provisional(j.value("measured_at_s", 0.0), unix_time_s())))
+        return {cached, provisional};
     }
   } catch (const std::exception&) {
     // A broken cache is measured again below.
@@ -177,10 +184,10 @@ DevicePeaks device_peaks(Device& device, const std::filesystem::path& cache_dir)
                measure_peak(device, "tensor_peak_workgroup", metric::gflops).value);
   // Only a complete measurement is cached: a zero would hide `% peak` from every later run.
   if (!usable(peaks.bandwidth_gbps) || !usable(peaks.gflops)) return {peaks, ""};
-  // Nor one taken in a busy moment, which would stand for every later run: this run uses it.
+  // One taken in a busy moment is provisional: later runs use it for a while, then measure again.
   evidence.sweep_disturbed = estimate.disturbed;
   evidence.fma = fma.evidence;
-  if (std::string why = busy_peaks_reason(evidence); !why.empty()) return {peaks, why};
+  const std::string busy_why = busy_peaks_reason(evidence);
   // What the cache size was derived from, for a person reading the file.
   nlohmann::json sweep_json = nlohmann::json::array();
   for (const SweepPoint& p : sweep) sweep_json.push_back({p.working_set_bytes, p.bandwidth_gbps});
@@ -198,12 +205,14 @@ DevicePeaks device_peaks(Device& device, const std::filesystem::path& cache_dir)
                                                  {"fma", evidence.fma.cpu_wait_share},
                                                  {"sweep", evidence.sweep.cpu_wait_share}}},
                                                {"gflops", peaks.gflops},
-                                               {"tensor_gflops", peaks.tensor_gflops}}
+                                               {"tensor_gflops", peaks.tensor_gflops},
+                                               {"provisional", busy_why},
+                                               {"measured_at_s", unix_time_s()}}
                                     .dump(2));
   } catch (const std::exception&) {
     // A read-only cache folder only costs a re-measurement next time.
   }
-  return {peaks, ""};
+  return {peaks, busy_why};
 }
 
 }  // namespace perfgate

@@ -5,7 +5,7 @@
 // reports (a GPU's L2 is reported right); the CPU backend's is where copy's bandwidth falls over
 // a sweep of working sets (measure/cache_sweep.h), since a VM reports its host's. Measured once
 // per device and cached (the sweep with them), so every ctest process does not measure them again;
-// but not when measured in a busy moment (measure/busy_peaks.h), which would stand for good.
+// peaks measured in a busy moment (measure/busy_peaks.h) are cached as provisional, for minutes.
 #include <filesystem>
 #include <string>
 
@@ -16,16 +16,16 @@ namespace perfgate {
 
 struct DevicePeaks {
   Peaks peaks;
-  // Why these peaks, measured now, were not cached (measure/busy_peaks.h: measured in a busy
-  // moment); empty when they were cached or read from the cache.
+  // Why these peaks are provisional (measured in a busy moment, measure/busy_peaks.h), whether
+  // measured now or read from the cache; empty when they stand.
   std::string busy_why;
 };
 
 // Reads `<cache_dir>/peaks-<machine id>.json`, or measures and writes it. A cache written by
-// another perfgate version, an unreadable cache or one holding a zero DRAM or FMA ceiling is
-// measured again. Returns zeros for what could not be measured (no such kernel in the registry,
-// or it failed its check); without the DRAM and FMA ceilings, or measured in a busy moment,
-// nothing is written and the next run measures them again.
+// another perfgate version, an unreadable cache, one holding a zero DRAM or FMA ceiling, or a
+// provisional one past kProvisionalPeaksS is measured again. Returns zeros for what could not be
+// measured (no such kernel in the registry, or it failed its check); without the DRAM and FMA
+// ceilings nothing is written.
 DevicePeaks device_peaks(Device& device, const std::filesystem::path& cache_dir);
 
 }  // namespace perfgate
