@@ -14,6 +14,8 @@ set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_SOURCE_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 case_id="copy/cpu/n=1048576"
 opts=(--cache-dir "$tmp/cache")
 

@@ -4,6 +4,8 @@ set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/thresholds" "$tmp/baselines"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 fail=0
 expect() {  # expect CODE PATTERN -- command...
   local code=$1 pattern=$2

@@ -3,6 +3,8 @@
 # one, changing nothing; a good approval writes the kernel file and the log with the name and
 # reason; show lists it; drop retires it, logged the same way.
 source "$(dirname "$0")/../store/e2e_lib.bash"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
 
 propose "$WORK/c.yaml" 65536 || exit 1
 before=$(snapshot)

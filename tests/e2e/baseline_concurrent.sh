@@ -3,6 +3,8 @@
 # file is valid YAML holding both cases. A third that cannot get the lock in time fails with
 # exit 2 naming the lock, and changes nothing.
 source "$(dirname "$0")/../store/e2e_lib.bash"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
 
 propose "$WORK/a.yaml" 65536 && propose "$WORK/b.yaml" 131072 || exit 1
 

@@ -4,6 +4,8 @@
 # is the old one with no new log line or the new one with its log lines, never a mix; every file
 # is valid YAML, the lock is free again, and a later approval succeeds.
 source "$(dirname "$0")/../store/e2e_lib.bash"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
 
 # The old state: copy and triad each approved once. The new candidate changes both kernels, so
 # a kill between its two writes leaves one file new and one old, each whole.

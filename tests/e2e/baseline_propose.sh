@@ -2,6 +2,8 @@
 # propose measures separate runs into a candidate file and changes nothing under baselines/;
 # a selection that cannot be measured is refused with nothing written.
 source "$(dirname "$0")/../store/e2e_lib.bash"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
 
 # An approved baseline to diff against, then a snapshot of the folder.
 propose "$WORK/first.yaml" 65536 && approve "$WORK/first.yaml" e2e "seed baseline" >/dev/null ||

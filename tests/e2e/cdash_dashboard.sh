@@ -34,6 +34,8 @@ cmake --install "$PERFGATE_BUILD_DIR" --prefix "$tmp/prefix" >/dev/null
 cp -r "$PERFGATE_SOURCE_DIR/tests/consumer" "$tmp/project"
 cp -r "$PERFGATE_SOURCE_DIR/thresholds" "$tmp/project/thresholds"
 export PERFGATE_CACHE_DIR="$tmp/cache"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$PERFGATE_CACHE_DIR"
 # An approved baseline for this machine first (a case without one is skipped unmeasured).
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)

@@ -24,6 +24,8 @@ for id in "scale/cpu/n=65536,factor=2" "scale/cpu/n=65536,factor=3" "blend/cpu/n
   grep -qF "$id" "$tmp/list.txt" || { cat "$tmp/list.txt"; echo "FAIL: $id not listed" >&2; exit 1; }
 done
 export PERFGATE_CACHE_DIR="$tmp/cache"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$PERFGATE_CACHE_DIR"
 backends=(cpu)
 "$exe" list --backend vulkan > "$tmp/list_vulkan.txt"
 grep -q "scale/vulkan" "$tmp/list_vulkan.txt" && backends+=(vulkan)

@@ -14,6 +14,8 @@ ctest --test-dir "$PERFGATE_BUILD_DIR" -N -L '^copy$' | grep -c 'copy/cpu/' >/de
   || { echo "FAIL: no copy label" >&2; exit 1; }
 # One real perf test through ctest, against an empty baselines folder: skipped, not failed.
 export PERFGATE_CACHE_DIR="$PERFGATE_E2E_TMP/cache"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$PERFGATE_CACHE_DIR"
 out=$(ctest --test-dir "$PERFGATE_BUILD_DIR" -R '^copy/cpu/n=1048576$' --output-on-failure 2>&1 || true)
 echo "$out"
 grep -Eq 'Passed|Skipped|Not Run' <<<"$out" || { echo "FAIL: perf test neither passed nor skipped" >&2; exit 1; }

@@ -6,6 +6,8 @@ set -uo pipefail
 : "${PERFGATE:?PERFGATE must name the perfgate binary}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 WORK="$PERFGATE_E2E_TMP"
 rm -rf "$WORK" && mkdir -p "$WORK/baselines" "$WORK/thresholds"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
 MACHINE=$("$PERFGATE" list --machine-id --backend cpu) || { echo "no cpu machine id"; exit 77; }
 # The shipped thresholds with a shorter sampling budget for the two small copy cases.
 cp "$PERFGATE_SOURCE_DIR"/thresholds/*.yaml "$WORK/thresholds/"

@@ -11,6 +11,8 @@ source "$PERFGATE_SOURCE_DIR/tests/report/browser.bash"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipping"; exit 77; }
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 opts=(--backend cpu --kernel copy --axis n=65536,1048576 --cache-dir "$tmp/cache" --baselines "$tmp/baselines")

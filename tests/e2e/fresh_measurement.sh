@@ -6,6 +6,8 @@ set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 
 "$PERFGATE" measure "copy/cpu/n=65536" --seed 7 --cache-dir "$tmp/cache" --json "$tmp/fresh.json"
 python3 - "$tmp/fresh.json" <<'PY'

@@ -13,6 +13,8 @@ set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/baselines"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 cases=("triad/cpu/n=1048576" "fma_peak/cpu/n=16384,iters=1024")
 opts=(--baselines "$tmp/baselines" --cache-dir "$tmp/cache" --backend cpu)
 

@@ -3,6 +3,8 @@
 # alias-amplified baseline, a billion-laughs block, oversized files and absurd sample counts are
 # refused fast with exit 2 and the file named, and nothing stored changes.
 source "$(dirname "$0")/../store/e2e_lib.bash"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
 case_id="copy/cpu/n=4096"
 "$PERFGATE" baseline propose --runs 2 --quiet --out "$WORK/c.yaml" --baselines "$BASELINES" "${SELECT[@]}" \
   --axis n=4096 >"$WORK/propose.log" 2>&1 || { cat "$WORK/propose.log"; fail "propose"; exit 1; }

@@ -5,6 +5,8 @@ set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 rc=0
 "$PERFGATE" run --backend cpu --kernel copy --axis n=4096,65536 --cache-dir "$tmp/cache" \
   --baselines "$tmp/baselines" --json "$tmp/run.json" --quiet > "$tmp/run.txt" || rc=$?

@@ -12,6 +12,8 @@ source "$(dirname "$0")/../report/browser.bash"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipping"; exit 77; }
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 if ! "$PERFGATE" report --help >"$tmp/help.out" 2>&1; then
   echo "this perfgate has no report command yet:"; cat "$tmp/help.out"; exit 77
 fi

@@ -12,6 +12,8 @@ FAILED=0
 fail() { echo "FAIL: $*" >&2; FAILED=1; }
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/thresholds" "$tmp/site"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 cp "$PERFGATE_SOURCE_DIR"/thresholds/*.yaml "$tmp/thresholds/"
 printf 'overrides:\n  - match: {}\n    sampling: {min_samples: 10, min_time_s: 0.1, timeout_s: 4, warmup_s: 0.05}\n' \
   >"$tmp/thresholds/zz_short.yaml"

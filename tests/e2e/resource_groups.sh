@@ -12,6 +12,8 @@ tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 export PERFGATE_CACHE_DIR="$tmp/cache"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$PERFGATE_CACHE_DIR"
 
 set +e
 "$PERFGATE" list --resource-spec "$tmp/host.json" 2>"$tmp/list.err"

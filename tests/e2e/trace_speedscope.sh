@@ -10,6 +10,8 @@ FAILED=0
 fail() { echo "FAIL: $*" >&2; FAILED=1; }
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/thresholds"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$tmp/cache"
 [ -x "$CHROMIUM" ] && command -v python3 >/dev/null || { echo "no chromium or python3"; exit 77; }
 # speedscope's release build, installed once per build folder (the only network use).
 SPEEDSCOPE="${PERFGATE_BUILD_DIR:-$tmp}/speedscope"
