@@ -33,21 +33,33 @@ std::vector<float> widen(std::span<const std::uint16_t> halves) {
 // 2^-11 = 5e-4 per input: that is the input's precision, not the kernel's error.
 constexpr double kTolerance = 1e-4;
 
-// The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
-// workgroup, blocks bk deep staged through `buffers` shared buffers. TFLOP/s at 4096^3 on the
-// H100 at tile 128 (wg 128 / 256; docs/performance.md): the first is the fastest.
+// The workgroup-scope paths (staged 3 to 21): a (rows x tile) x (cols x tile) accumulator per
+// workgroup, blocks bk deep staged through `buffers` shared buffers and multiplied ksub deep at a
+// time, the next step's blocks in registers during the multiply-adds (prefetch) or not.
+// TFLOP/s at 4096^3 on the H100 at tile 128 (wg 128 / 256; docs/performance.md).
 struct WorkgroupPath {
-  std::int64_t bk, buffers, rows, cols;
+  std::int64_t bk, buffers, rows, cols, ksub, prefetch;
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
-    {32, 1, 1, 1},  // 3: 276 / 182
-    {64, 1, 1, 1},  // 4: 153 / 253
-    {32, 2, 1, 1},  // 5: two buffers, one barrier per step: 157 / 152
-    {16, 2, 1, 1},  // 6: 163 / 111
-    {32, 1, 1, 2},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
-    {16, 2, 1, 2},  // 8: 44 / 152
-    {32, 1, 2, 1},  // 9: 2 tile x tile: 45 / 225
-    {16, 2, 2, 1},  // 10: 47 / 147
+    {32, 1, 1, 1, 32, 1},  // 3: 276 / 182
+    {64, 1, 1, 1, 64, 1},  // 4: 153 / 253
+    {32, 2, 1, 1, 32, 1},  // 5: two buffers, one barrier per step
+    {16, 2, 1, 1, 16, 1},  // 6
+    {32, 1, 1, 2, 32, 1},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
+    {16, 2, 1, 2, 16, 1},  // 8
+    {32, 1, 2, 1, 32, 1},  // 9: 2 tile x tile: 45 / 225
+    {16, 2, 2, 1, 16, 1},  // 10
+    {32, 1, 1, 1, 16, 1},  // 11: 16-deep multiply-adds
+    {64, 1, 1, 1, 16, 1},  // 12
+    {64, 1, 1, 1, 32, 1},  // 13
+    {32, 1, 1, 1, 32, 0},  // 14: no registers across the multiply-adds
+    {32, 1, 1, 1, 16, 0},  // 15
+    {64, 1, 1, 1, 16, 0},  // 16
+    {64, 1, 1, 1, 32, 0},  // 17
+    {32, 2, 1, 1, 16, 1},  // 18
+    {32, 2, 1, 1, 32, 0},  // 19
+    {32, 1, 1, 2, 16, 0},  // 20
+    {32, 1, 1, 2, 16, 1},  // 21
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
@@ -137,7 +149,13 @@ PERFGATE_KERNEL(matmul_f16) {
                         " at tile=" + std::to_string(p["tile"]) + " needs " + std::to_string(shared) +
                         " bytes of shared memory");
           d.shader = "matmul_f16/matmul_f16_workgroup";
-          d.specialization = {wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers)};
+          d.specialization = {wg,
+                              tm,
+                              tn,
+                              std::uint32_t(w.bk),
+                              std::uint32_t(w.buffers),
+                              std::uint32_t(w.ksub),
+                              std::uint32_t(w.prefetch)};
           d.groups = {n / tn, m / tm, 1};
         } else if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);
