@@ -33,33 +33,21 @@ std::vector<float> widen(std::span<const std::uint16_t> halves) {
 // 2^-11 = 5e-4 per input: that is the input's precision, not the kernel's error.
 constexpr double kTolerance = 1e-4;
 
-// The workgroup-scope paths (staged 3 to 21): a (rows x tile) x (cols x tile) accumulator per
-// workgroup, blocks bk deep staged through `buffers` shared buffers and multiplied ksub deep at a
-// time, the next step's blocks in registers during the multiply-adds (prefetch) or not.
-// TFLOP/s at 4096^3 on the H100 at tile 128 (wg 128 / 256; docs/performance.md).
+// The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
+// workgroup, blocks bk deep staged through `buffers` shared buffers. TFLOP/s at 4096^3 on the
+// H100 at tile 128 (wg 128 / 256; docs/performance.md): the first is the fastest.
 struct WorkgroupPath {
-  std::int64_t bk, buffers, rows, cols, ksub, prefetch;
+  std::int64_t bk, buffers, rows, cols;
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
-    {32, 1, 1, 1, 32, 1},  // 3: 276 / 182
-    {64, 1, 1, 1, 64, 1},  // 4: 153 / 253
-    {32, 2, 1, 1, 32, 1},  // 5: two buffers, one barrier per step
-    {16, 2, 1, 1, 16, 1},  // 6
-    {32, 1, 1, 2, 32, 1},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
-    {16, 2, 1, 2, 16, 1},  // 8
-    {32, 1, 2, 1, 32, 1},  // 9: 2 tile x tile: 45 / 225
-    {16, 2, 2, 1, 16, 1},  // 10
-    {32, 1, 1, 1, 16, 1},  // 11: 16-deep multiply-adds
-    {64, 1, 1, 1, 16, 1},  // 12
-    {64, 1, 1, 1, 32, 1},  // 13
-    {32, 1, 1, 1, 32, 0},  // 14: no registers across the multiply-adds
-    {32, 1, 1, 1, 16, 0},  // 15
-    {64, 1, 1, 1, 16, 0},  // 16
-    {64, 1, 1, 1, 32, 0},  // 17
-    {32, 2, 1, 1, 16, 1},  // 18
-    {32, 2, 1, 1, 32, 0},  // 19
-    {32, 1, 1, 2, 16, 0},  // 20
-    {32, 1, 1, 2, 16, 1},  // 21
+    {32, 1, 1, 1},  // 3: 276 / 182
+    {64, 1, 1, 1},  // 4: 153 / 253
+    {32, 2, 1, 1},  // 5: two buffers, one barrier per step: 157 / 152
+    {16, 2, 1, 1},  // 6: 163 / 111
+    {32, 1, 1, 2},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
+    {16, 2, 1, 2},  // 8: 44 / 152
+    {32, 1, 2, 1},  // 9: 2 tile x tile: 45 / 225
+    {16, 2, 2, 1},  // 10: 47 / 147
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
@@ -71,9 +59,10 @@ PERFGATE_KERNEL(matmul_f16) {
   return KernelDef("matmul_f16")
       .describe("C = A * B, A and B fp16, C float32 (f32 accumulation): tensor cores where present")
       // CI keeps a small product per backend (llvmpipe runs the fallback shader); --axis m=4096 --axis n=4096
-      // --axis k=4096 is the H100 figure (docs/performance.md), fastest there with --axis staged=3 --axis
-      // wg=128 (tile 128: 276 TFLOP/s against 175 for the default staged=1 on NV fragments). The default
-      // point keeps its case id, which the approved baselines of every machine name.
+      // --axis k=4096 is the H100 figure (docs/performance.md). The default point is the fastest there:
+      // staged=3 on 128 invocations, tile 128 (274-277 TFLOP/s against 175 for staged=1 on NV fragments,
+      // --axis staged=1 --axis wg=256, the default point before 2026-11-26). A device with NV fragments but
+      // not VK_NV_cooperative_matrix2 skips the default point, naming the extension.
       .axis("m", {256}, {Backend::cpu})
       .axis("n", {1024}, {Backend::cpu})
       .axis("k", {1024}, {Backend::cpu})
@@ -81,7 +70,7 @@ PERFGATE_KERNEL(matmul_f16) {
       .axis("n", {256}, {Backend::vulkan})
       .axis("k", {256}, {Backend::vulkan})
       .axis("tile", {128}, {Backend::vulkan})
-      .axis("wg", {256}, {Backend::vulkan})
+      .axis("wg", {128}, {Backend::vulkan})
       // How A and B reach the tensor cores: 0, every subgroup loads its fragments from global
       // memory; 1, a workgroup's tiles staged through one shared buffer, each element read from
       // global memory once per workgroup, the next step's loads in flight during this step's
@@ -91,7 +80,7 @@ PERFGATE_KERNEL(matmul_f16) {
       // staged through shared memory 32 (3) or 64 (4) deep; 5 and 6, the same through two shared
       // buffers (one barrier per step) 32 or 16 deep; 7 and 8 (one buffer 32 deep, two 16 deep),
       // tile x 2 tile; 9 and 10, 2 tile x tile (kWorkgroupPaths).
-      .axis("staged", {1}, {Backend::vulkan})
+      .axis("staged", {3}, {Backend::vulkan})
       .axis_limits("staged", 0, kLastWorkgroupPath)
       .valid([](const Params& p, Backend backend) {
         if (backend == Backend::cpu) return true;
@@ -149,13 +138,7 @@ PERFGATE_KERNEL(matmul_f16) {
                         " at tile=" + std::to_string(p["tile"]) + " needs " + std::to_string(shared) +
                         " bytes of shared memory");
           d.shader = "matmul_f16/matmul_f16_workgroup";
-          d.specialization = {wg,
-                              tm,
-                              tn,
-                              std::uint32_t(w.bk),
-                              std::uint32_t(w.buffers),
-                              std::uint32_t(w.ksub),
-                              std::uint32_t(w.prefetch)};
+          d.specialization = {wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers)};
           d.groups = {n / tn, m / tm, 1};
         } else if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);

@@ -9,26 +9,20 @@
 // per workgroup is one workgroup-scope accumulator, and the driver divides the product among
 // the subgroups. Per step of BK the workgroup copies a TM x BK block of A and a BK x TN block of
 // B into shared memory with 16-byte loads (each element read from global memory once per
-// workgroup) and multiplies them as workgroup-scope A and B matrices KSUB deep at a time (KSUB
-// divides BK: a shallower KSUB holds fewer fragment registers at once, a deeper BK takes fewer
-// barriers). With PREFETCH 1 the next step's loads are in registers during this step's
-// multiply-adds (as in matmul_f16_coopmat_staged.comp); with 0 each step loads and stores its own
-// blocks first, holding no registers across the multiply-adds (the workgroups beside it on the
-// multiprocessor hide the latency). With one shared buffer (BUFFERS 1) a step waits at two
-// barriers: before overwriting the blocks the last step read, and before reading the new ones.
-// With two (BUFFERS 2) the next step's blocks go into the other buffer and one barrier per step
-// separates them; the loop is unrolled by two so that every shared-memory offset is a constant.
-// Loading the blocks straight from global memory through tensor layouts ran at 77 TFLOP/s on the
-// H100 (docs/performance.md). Shared memory holds uvec4s (8 halves), rows padded by one;
-// coopMatLoad counts offset and stride in uvec4s. Sizes are multiples of TM (M), TN (N) and BK
-// (K): the plan checks.
+// workgroup; the next step's loads in registers during this step's multiply-adds, as in
+// matmul_f16_coopmat_staged.comp) and loads them as one workgroup-scope A and B. With one shared
+// buffer (BUFFERS 1) a step waits at two barriers: before overwriting the blocks the last step
+// read, and before reading the new ones. With two (BUFFERS 2) the next step's blocks go into the
+// other buffer after this step's multiply-adds, and one barrier per step separates them. Loading
+// the blocks straight from global memory through tensor layouts ran at 77 TFLOP/s on the H100
+// (docs/performance.md). Shared memory holds uvec4s (8 halves), rows padded by one; coopMatLoad
+// counts offset and stride in uvec4s. Sizes are multiples of TM (M), TN (N) and BK (K): the plan
+// checks.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint TM = 128;
 layout(constant_id = 2) const uint TN = 128;
 layout(constant_id = 3) const uint BK = 32;
 layout(constant_id = 4) const uint BUFFERS = 1;  // 1 or 2
-layout(constant_id = 5) const uint KSUB = 32;    // 16, 32 or 64; divides BK
-layout(constant_id = 6) const uint PREFETCH = 1;  // 0 or 1
 const uint LDA = BK / 8 + 1;      // uvec4s per staged row of A
 const uint LDB = TN / 8 + 1;      // uvec4s per staged row of B
 const uint A_VECS = TM * BK / 8;  // uvec4s of A copied per step
@@ -72,51 +66,33 @@ void store_step(uint buf) {  // into shared buffer buf
   }
 }
 
-coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator> acc;
-
-// The multiply-adds of one staged step from shared buffer BUF (a constant at every use).
-#define MULTIPLY_STEP(BUF)                                                                           \
-  [[unroll]] for (uint kk = 0; kk < BK / KSUB; ++kk) {                                            \
-    coopmat<float16_t, gl_ScopeWorkgroup, TM, KSUB, gl_MatrixUseA> fa;                            \
-    coopmat<float16_t, gl_ScopeWorkgroup, KSUB, TN, gl_MatrixUseB> fb;                            \
-    coopMatLoad(fa, As, (BUF) * A_BUF + kk * (KSUB / 8), LDA, gl_CooperativeMatrixLayoutRowMajor); \
-    coopMatLoad(fb, Bs, (BUF) * B_BUF + kk * KSUB * LDB, LDB, gl_CooperativeMatrixLayoutRowMajor); \
-    acc = coopMatMulAdd(fa, fb, acc);                                                             \
-  }
-
-// Step S of two buffers, multiplying from buffer BUF and filling the other with step S + 1.
-#define DOUBLE_STEP(BUF, S)                                               \
-  {                                                                       \
-    const bool more = (S) + 1 < steps;                                    \
-    if (more) load_step(tile_row, tile_col, ((S) + 1) * BK);              \
-    if (more && PREFETCH == 0) store_step(1 - (BUF));                     \
-    MULTIPLY_STEP(BUF)                                                    \
-    /* The other buffer was last read in step S - 1, before its barrier. */ \
-    if (more && PREFETCH == 1) store_step(1 - (BUF));                     \
-    barrier();                                                            \
-  }
-
 void main() {
   const uint tile_row = gl_WorkGroupID.y * TM, tile_col = gl_WorkGroupID.x * TN;
-  acc = coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator>(0.0);
+  coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator> acc =
+      coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator>(0.0);
   const uint steps = K / BK;
+  load_step(tile_row, tile_col, 0);
   if (BUFFERS == 2) {
-    load_step(tile_row, tile_col, 0);
     store_step(0);
     barrier();
-    for (uint s = 0; s < steps; s += 2) {
-      DOUBLE_STEP(0, s)
-      if (s + 1 < steps) DOUBLE_STEP(1, s + 1)
-    }
-  } else {
-    if (PREFETCH == 1) load_step(tile_row, tile_col, 0);
-    for (uint s = 0; s < steps; ++s) {
+  }
+  for (uint s = 0; s < steps; ++s) {
+    const uint buf = BUFFERS == 2 ? s & 1 : 0;
+    if (BUFFERS == 1) {
       barrier();  // every subgroup has read the blocks of step s - 1
-      if (PREFETCH == 0) load_step(tile_row, tile_col, s * BK);
       store_step(0);
       barrier();
-      if (PREFETCH == 1 && s + 1 < steps) load_step(tile_row, tile_col, (s + 1) * BK);
-      MULTIPLY_STEP(0)
+    }
+    if (s + 1 < steps) load_step(tile_row, tile_col, (s + 1) * BK);
+    coopmat<float16_t, gl_ScopeWorkgroup, TM, BK, gl_MatrixUseA> fa;
+    coopmat<float16_t, gl_ScopeWorkgroup, BK, TN, gl_MatrixUseB> fb;
+    coopMatLoad(fa, As, buf * A_BUF, LDA, gl_CooperativeMatrixLayoutRowMajor);
+    coopMatLoad(fb, Bs, buf * B_BUF, LDB, gl_CooperativeMatrixLayoutRowMajor);
+    acc = coopMatMulAdd(fa, fb, acc);
+    if (BUFFERS == 2) {
+      // The other buffer was last read in step s - 1, before the barrier that ended it.
+      if (s + 1 < steps) store_step(buf ^ 1);
+      barrier();
     }
   }
   tensorLayoutNV<2> lc = setTensorLayoutDimensionNV(createTensorLayoutNV(2), M, N);

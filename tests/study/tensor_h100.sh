@@ -10,15 +10,15 @@
 #          the baselines and thresholds in STUDY (default .study/tensor);
 #   shapes matmul_f16's workgroup-scope path with two shared buffers (staged 5, 6) and with
 #          rectangular tiles (7 to 10), the single-buffered square tile (staged 3) beside them;
-#   depth  matmul_f16's workgroup-scope paths 11 to 21 (16- or 32-deep multiply-adds out of 32- or
-#          64-deep staged blocks, with and without the next step's blocks in registers) and the
-#          two-buffer paths with constant shared offsets, the shipped staged 3 beside them; and
-#          the device's extensions (bfloat16, cooperative matrices) when vulkaninfo is at VKINFO.
+#   default the best two points (staged 3 on 128 invocations, staged 4 on 256) in alternating
+#          processes, beside the same points of the binary at BASE when given, then a baseline
+#          candidate for matmul_f16's default point;
+#   judge  matmul_f16's default point judged twice against the baselines in STUDY.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged, final, shapes or depth}
+round=${1:?round: sweep, staged, final, shapes, default or judge}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -50,15 +50,18 @@ case $round in
     step double 60 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=128,256 --axis staged=3,5,6
     step rect 60 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=128,256 --axis staged=7,8,9,10
     step small 45 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=64 --axis wg=128 --axis staged=5,6,7,8,9,10 ;;
-  depth)
-    if [ -x "${VKINFO:-}" ]; then
-      "$VKINFO" >"$W/vulkaninfo.txt" 2>&1
-      grep -E 'bfloat16|cooperative_matrix|shaderBFloat16' "$W/vulkaninfo.txt" | sort -u | head -20
-    fi
-    step sq128 80 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=128 \
-      --axis staged=3,5,6,11,12,13,14,15,16,17,18,19
-    step sq256 50 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=256 --axis staged=4,12,13,14,15,16,17
-    step rect 35 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis tile=128 --axis wg=256 --axis staged=7,8,20,21 ;;
-  *) echo "unknown round $round (sweep, staged, final, shapes, depth)" >&2; exit 2 ;;
+  default)
+    for i in 1 2; do
+      for bin in "$B" ${BASE:-}; do
+        tag=$(basename "$bin")
+        step "w128-$tag-$i" 40 "$bin" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128
+        step "w256-$tag-$i" 40 "$bin" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=4 --axis wg=256
+      done
+    done
+    step propose 60 "$B" baseline propose --backend vulkan "${T[@]}" 'matmul_f16' --out "$W/candidate.yaml" ;;
+  judge)
+    step judge1 40 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'matmul_f16'
+    step judge2 40 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'matmul_f16' ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi
