@@ -37,19 +37,17 @@ constexpr double kTolerance = 1e-4;
 // workgroup, blocks bk deep staged through `buffers` shared buffers. TFLOP/s at 4096^3 on the
 // H100 at tile 128 (wg 128 / 256; docs/performance.md): the first is the fastest.
 struct WorkgroupPath {
-  std::int64_t bk, buffers, rows, cols, early = 0;
+  std::int64_t bk, buffers, rows, cols;
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
-    {32, 1, 1, 1},     // 3: 276 / 182
-    {64, 1, 1, 1},     // 4: 153 / 253
-    {32, 2, 1, 1},     // 5: two buffers, one barrier per step: 157 / 152
-    {16, 2, 1, 1},     // 6: 163 / 111
-    {32, 1, 1, 2},     // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
-    {16, 2, 1, 2},     // 8: 44 / 152
-    {32, 1, 2, 1},     // 9: 2 tile x tile: 45 / 225
-    {16, 2, 2, 1},     // 10: 47 / 147
-    {32, 1, 1, 1, 1},  // 11: as 3, the next step's loads issued before the second barrier
-    {64, 1, 1, 1, 1},  // 12: as 4, likewise
+    {32, 1, 1, 1},  // 3: 276 / 182
+    {64, 1, 1, 1},  // 4: 153 / 253
+    {32, 2, 1, 1},  // 5: two buffers, one barrier per step: 157 / 152
+    {16, 2, 1, 1},  // 6: 163 / 111
+    {32, 1, 1, 2},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
+    {16, 2, 1, 2},  // 8: 44 / 152
+    {32, 1, 2, 1},  // 9: 2 tile x tile: 45 / 225
+    {16, 2, 2, 1},  // 10: 47 / 147
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
@@ -140,8 +138,7 @@ PERFGATE_KERNEL(matmul_f16) {
                         " at tile=" + std::to_string(p["tile"]) + " needs " + std::to_string(shared) +
                         " bytes of shared memory");
           d.shader = "matmul_f16/matmul_f16_workgroup";
-          d.specialization = {
-              wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers), std::uint32_t(w.early)};
+          d.specialization = {wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers)};
           d.groups = {n / tn, m / tm, 1};
         } else if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);

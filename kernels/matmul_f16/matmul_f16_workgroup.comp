@@ -23,7 +23,6 @@ layout(constant_id = 1) const uint TM = 128;
 layout(constant_id = 2) const uint TN = 128;
 layout(constant_id = 3) const uint BK = 32;
 layout(constant_id = 4) const uint BUFFERS = 1;  // 1 or 2
-layout(constant_id = 5) const uint EARLY = 0;    // 1: with one buffer, the next loads before the second barrier
 const uint LDA = BK / 8 + 1;      // uvec4s per staged row of A
 const uint LDB = TN / 8 + 1;      // uvec4s per staged row of B
 const uint A_VECS = TM * BK / 8;  // uvec4s of A copied per step
@@ -82,10 +81,9 @@ void main() {
     if (BUFFERS == 1) {
       barrier();  // every subgroup has read the blocks of step s - 1
       store_step(0);
-      if (EARLY == 1 && s + 1 < steps) load_step(tile_row, tile_col, (s + 1) * BK);
       barrier();
     }
-    if ((BUFFERS == 2 || EARLY == 0) && s + 1 < steps) load_step(tile_row, tile_col, (s + 1) * BK);
+    if (s + 1 < steps) load_step(tile_row, tile_col, (s + 1) * BK);
     coopmat<float16_t, gl_ScopeWorkgroup, TM, BK, gl_MatrixUseA> fa;
     coopmat<float16_t, gl_ScopeWorkgroup, BK, TN, gl_MatrixUseB> fb;
     coopMatLoad(fa, As, buf * A_BUF, LDA, gl_CooperativeMatrixLayoutRowMajor);

@@ -247,7 +247,7 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
 }
 
 // matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step and
-// shared buffers (specialization wg, TM, TN, BK, BUFFERS, EARLY), rectangular tiles need m and n to be
+// shared buffers (specialization wg, TM, TN, BK, BUFFERS), rectangular tiles need m and n to be
 // multiples of their sides, and a path whose buffers overflow the shared memory is refused.
 TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
   DeviceLimits limits;  // H100-like
@@ -264,11 +264,10 @@ TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
     std::int64_t staged;
     std::vector<std::uint32_t> specialization;
     std::array<std::uint32_t, 3> groups;
-  } paths[] = {{3, {128, 64, 64, 32, 1, 0}, {4, 4, 1}},  {4, {128, 64, 64, 64, 1, 0}, {4, 4, 1}},
-               {5, {128, 64, 64, 32, 2, 0}, {4, 4, 1}},  {6, {128, 64, 64, 16, 2, 0}, {4, 4, 1}},
-               {7, {128, 64, 128, 32, 1, 0}, {2, 4, 1}}, {8, {128, 64, 128, 16, 2, 0}, {2, 4, 1}},
-               {9, {128, 128, 64, 32, 1, 0}, {4, 2, 1}}, {10, {128, 128, 64, 16, 2, 0}, {4, 2, 1}},
-               {11, {128, 64, 64, 32, 1, 1}, {4, 4, 1}}, {12, {128, 64, 64, 64, 1, 1}, {4, 4, 1}}};
+  } paths[] = {{3, {128, 64, 64, 32, 1}, {4, 4, 1}},  {4, {128, 64, 64, 64, 1}, {4, 4, 1}},
+               {5, {128, 64, 64, 32, 2}, {4, 4, 1}},  {6, {128, 64, 64, 16, 2}, {4, 4, 1}},
+               {7, {128, 64, 128, 32, 1}, {2, 4, 1}}, {8, {128, 64, 128, 16, 2}, {2, 4, 1}},
+               {9, {128, 128, 64, 32, 1}, {4, 2, 1}}, {10, {128, 128, 64, 16, 2}, {4, 2, 1}}};
   for (const auto& path : paths) {
     SCOPED_TRACE(path.staged);
     const Params p = point(path.staged, 256, 256, 64);

@@ -13,14 +13,12 @@
 #   default the best two points (staged 3 on 128 invocations, staged 4 on 256) in alternating
 #          processes, beside the same points of the binary at BASE when given, then a baseline
 #          candidate for matmul_f16's default point;
-#   judge  matmul_f16's default point judged twice against the baselines in STUDY;
-#   early  staged 11 and 12 (3 and 4 with the next step's loads issued before the second barrier)
-#          beside 3 and 4, twice in alternating processes, with the binary at BASE's staged 3.
+#   judge  matmul_f16's default point judged twice against the baselines in STUDY.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged, final, shapes, default, judge or early}
+round=${1:?round: sweep, staged, final, shapes, default or judge}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -64,14 +62,6 @@ case $round in
   judge)
     step judge1 40 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'matmul_f16'
     step judge2 40 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'matmul_f16' ;;
-  early)
-    for i in 1 2; do
-      step "s3-$i" 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128
-      step "s11-$i" 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=11 --axis wg=128
-      [ -n "${BASE:-}" ] && step "base3-$i" 40 "$BASE" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128
-      step "s4-$i" 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=4 --axis wg=256
-      step "s12-$i" 40 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=12 --axis wg=256
-    done ;;
-  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, early)" >&2; exit 2 ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi

@@ -206,7 +206,7 @@ TEST(VulkanKernels, MatmulF16WorkgroupPathsMatchTheReferenceOrAreSkippedNamingWh
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
   const KernelDef* matmul = find_kernel("matmul_f16");
   ASSERT_NE(matmul, nullptr);
-  for (std::int64_t staged = 3; staged <= 12; ++staged) {
+  for (std::int64_t staged = 3; staged <= 10; ++staged) {
     const Params params({{"m", 256}, {"n", 128}, {"k", 128}, {"tile", 64}, {"wg", 128}, {"staged", staged}});
     SCOPED_TRACE(params.id());
     ASSERT_TRUE(matmul->is_valid(params, Backend::vulkan));
