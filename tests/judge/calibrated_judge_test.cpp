@@ -75,6 +75,26 @@ TEST(CalibratedJudge, UncalibratedBaselineFallsBackToRawTime) {
   EXPECT_TRUE(raw_judged);
 }
 
+// A ratio to another reference is no evidence either way: 40x "slower" was attention_scores on
+// llvmpipe judged against a stream while its baseline was against the multiply-add chain.
+TEST(CalibratedJudge, AnotherReferenceThanTheBaselinesIsAnErrorNotAVerdict) {
+  std::mt19937_64 rng(8);
+  BaselineCase b = baseline(rng);
+  b.calibration_reference = "calibration_fma/cpu/n=65536,iters=512";
+  CaseResult r = measured(rng, 50000, 40.0);
+  r.calibration_reference = "calibration_stream/cpu/n=1048576";
+  judge_against(r, b, cpu_thresholds(), Fingerprint{});
+  EXPECT_EQ(r.verdict, Verdict::error) << r.message;
+  EXPECT_NE(r.message.find("calibrated against calibration_stream/cpu/n=1048576, its baseline against "
+                           "calibration_fma/cpu/n=65536,iters=512"),
+            std::string::npos)
+      << r.message;
+  r.calibration_reference = b.calibration_reference;  // the same reference: judged
+  r.verdict = Verdict::no_baseline;
+  judge_against(r, b, cpu_thresholds(), Fingerprint{});
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+}
+
 // What `baseline propose` and `baseline show` report for a calibrated case: the noise of its
 // relative time, not of the raw time a busy machine threw around (here 1x, 3x and 40x).
 TEST(CalibratedJudge, StoredResolutionComesFromRelativeTime) {

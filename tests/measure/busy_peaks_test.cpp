@@ -6,6 +6,8 @@
 #include <random>
 #include <vector>
 
+#include "core/cpu_wait.h"
+
 namespace perfgate {
 namespace {
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "measure/measure_case.h"
+#include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
 
@@ -48,6 +49,29 @@ TEST(Calibration, ComputeBoundCaseGetsTheMultiplyAddChain) {
   EXPECT_EQ(ref->kernel->name(), "calibration_stream");
 }
 
+// A baseline's reference is kept whatever the peaks say now: attention_scores (12.8 flops/byte)
+// is compute-bound under a ridge of 10 and memory-bound under one of 16, both seen on one 2-core
+// VM class, and a relative time compares only with one against the same reference.
+TEST(Calibration, TheBaselinesReferenceIsKeptWhateverThePeaksSay) {
+  auto device = open_cpu_device();
+  const CaseSpec scores = cpu_case("attention_scores/cpu/seq=128,dmodel=512,heads=8");
+  EXPECT_EQ(calibration_reference(scores, *device, Peaks{.bandwidth_gbps = 10, .gflops = 100})->kernel->name(), "calibration_fma");
+  EXPECT_EQ(calibration_reference(scores, *device, Peaks{.bandwidth_gbps = 10, .gflops = 160})->kernel->name(), "calibration_stream");
+  auto pinned = calibration_reference(scores, *device, Peaks{.bandwidth_gbps = 10, .gflops = 160},
+                                      "calibration_fma/cpu/n=65536,iters=512");
+  ASSERT_TRUE(pinned);
+  EXPECT_EQ(pinned->id, "calibration_fma/cpu/n=65536,iters=512");
+  // A reference that is no calibration kernel, or of another backend, is an error naming it.
+  for (const char* odd : {"copy/cpu/n=65536", "calibration_fma/vulkan/n=65536,iters=512,wg=256"}) {
+    try {
+      calibration_reference(scores, *device, Peaks{}, odd);
+      ADD_FAILURE() << odd << " was taken as a reference";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(odd), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Calibration, MeasurementCarriesReferenceAndRelativeTimePerRound) {
   auto device = open_cpu_device();
   SamplingSettings options;
@@ -73,6 +97,11 @@ TEST(Calibration, MeasurementCarriesReferenceAndRelativeTimePerRound) {
   const CaseResult raw = measure_case(*device, cpu_case("copy/cpu/n=65536"), options, Peaks{}, 3);
   EXPECT_FALSE(raw.metrics.count(metric::relative_latency));
   EXPECT_TRUE(raw.calibration_reference.empty());
+
+  options.calibrate = true;
+  options.calibration_reference = "calibration_stream/cpu/n=4096";
+  const CaseResult pinned = measure_case(*device, cpu_case("copy/cpu/n=65536"), options, Peaks{}, 3);
+  EXPECT_EQ(pinned.calibration_reference, "calibration_stream/cpu/n=4096");
 }
 
 }  // namespace

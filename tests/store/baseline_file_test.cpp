@@ -76,6 +76,18 @@ TEST_F(StoreBaselineFile, TheWorkingSetIsKeptAndAnOddValueIsAnError) {
   }
 }
 
+// A calibrated case's reference is kept with its samples (a check is calibrated against it);
+// files written before it was recorded read as empty.
+TEST_F(StoreBaselineFile, TheCalibrationReferenceIsKept) {
+  KernelBaselines written = two_cases();
+  written.cases[1].calibration_reference = "calibration_stream/cpu/n=1048576";
+  const std::string yaml = to_yaml(written);
+  EXPECT_NE(yaml.find("calibration_reference: calibration_stream/cpu/n=1048576"), std::string::npos) << yaml;
+  const KernelBaselines read = parse_kernel_baselines(yaml, "copy.yaml");
+  EXPECT_TRUE(read.cases[0].calibration_reference.empty());
+  EXPECT_EQ(read.cases[1].calibration_reference, "calibration_stream/cpu/n=1048576");
+}
+
 TEST_F(StoreBaselineFile, EachRunIsOneLineForReview) {
   const std::string yaml = to_yaml(two_cases());
   std::istringstream lines(yaml);

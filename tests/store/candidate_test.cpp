@@ -36,6 +36,18 @@ TEST(StoreCandidate, TheWorkingSetIsReadBackUnderTheDigest) {
   EXPECT_THROW(verify_digest(parse_candidate(yaml, "c.yaml"), "c.yaml"), Error);  // an edit voids it
 }
 
+TEST(StoreCandidate, TheCalibrationReferenceIsReadBackUnderTheDigest) {
+  Candidate written = candidate_of({"copy/cpu/n=1024"}, 900);
+  written.cases[0].calibration_reference = "calibration_stream/cpu/n=4096";
+  written.digest = content_digest(written);
+  const Candidate read = parse_candidate(to_yaml(written), "c.yaml");
+  EXPECT_NO_THROW(verify_digest(read, "c.yaml"));
+  EXPECT_EQ(read.cases[0].calibration_reference, "calibration_stream/cpu/n=4096");
+  std::string yaml = to_yaml(written);
+  yaml.replace(yaml.find("n=4096"), 6, "n=8192");
+  EXPECT_THROW(verify_digest(parse_candidate(yaml, "c.yaml"), "c.yaml"), Error);  // an edit voids it
+}
+
 TEST(StoreCandidate, AnEditedSampleVoidsTheDigest) {
   std::string yaml = to_yaml(candidate_of({"copy/cpu/n=1024"}, 900));
   const std::size_t at = yaml.find("[300");
@@ -121,6 +133,25 @@ TEST(StoreCandidatePool, RefusesErrorsSkipsAndMixedMachines) {
   RunResult foreign = measured_run("b", 110);
   foreign.fingerprint.machine_id = "llvmpipe";
   EXPECT_THROW(candidate_from_runs({measured_run("a", 100), foreign}, "now"), Error);
+}
+
+TEST(StoreCandidatePool, KeepsTheCalibrationReferenceAndRefusesTwo) {
+  RunResult first = measured_run("a", 100);
+  first.cases[0].calibration_reference = "calibration_stream/cpu/n=1024";
+  RunResult second = measured_run("b", 110);
+  second.cases[0].calibration_reference = "calibration_stream/cpu/n=1024";
+  EXPECT_EQ(candidate_from_runs({first, second}, "now").cases[0].calibration_reference,
+            "calibration_stream/cpu/n=1024");
+  second.cases[0].calibration_reference = "calibration_fma/cpu/n=65536,iters=512";
+  try {
+    candidate_from_runs({first, second}, "now");
+    FAIL() << "runs against two references were pooled";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("calibrated against calibration_stream/cpu/n=1024 in run 1 and "
+                                         "calibration_fma/cpu/n=65536,iters=512 in run 2"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -149,6 +149,9 @@ struct CaseResult {
   std::string calibration_reference;  // the reference case of a calibrated measurement, or ""
   double peak_bandwidth_gbps = 0;     // the ceiling pct_peak_bw is relative to: cache or DRAM
   Peaks peaks;                        // every ceiling of the device the case was measured on
+  // The share of the measurement's wall time this process's threads waited for a core
+  // (core/cpu_wait.h): a busy neighbour's cost to a raw time, which the samples need not show.
+  double cpu_wait_share = 0;
   double encode_ns = 0;               // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
   // The device that measured this case: devices of one model share a machine id (and so
   // their baselines), and a results folder merged from several GPUs keeps each case's device.

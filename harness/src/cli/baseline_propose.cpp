@@ -81,12 +81,19 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
          " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
 }
 
-// The cases whose runs disagree as a busy machine's do (judge/busy_runs.h), one line each.
-std::string busy_cases(const Candidate& candidate, const ThresholdSet& thresholds) {
+// The cases of the last `wanted` runs that were measured on a busy machine (judge/busy_runs.h):
+// their runs disagree, or a run of a raw-timed case waited for cores. One line each.
+std::string busy_cases(const std::vector<RunResult>& runs, std::size_t wanted, const ThresholdSet& thresholds) {
+  const std::vector<RunResult> last(runs.end() - static_cast<std::ptrdiff_t>(wanted), runs.end());
+  const Candidate candidate = candidate_from_runs(last, "");
   std::string out;
   for (const CandidateCase& c : candidate.cases)
     if (auto why = busy_runs(c.runs, thresholds.resolve(c.id, candidate.machine_id())))
       out += "  " + c.id + ": " + *why + "\n";
+  for (std::size_t i = 0; i < last.size(); ++i)
+    for (const CaseResult& c : last[i].cases)
+      if (auto why = waited_for_cores(c))
+        out += "  " + c.id + ": run " + std::to_string(runs.size() - wanted + i + 1) + ": " + *why + "\n";
   return out;
 }
 
@@ -130,10 +137,7 @@ int propose_main(const ProposeFlags& flags) {
                   std::to_string(child.exit_code) + "); nothing written");
     if (runs.size() != i + 1)
       throw Error("refusing to propose: run " + std::to_string(i + 1) + " wrote no results; nothing written");
-    if (runs.size() >= wanted)
-      busy =
-          busy_cases(candidate_from_runs({runs.end() - static_cast<std::ptrdiff_t>(wanted), runs.end()}, ""),
-                     thresholds);
+    if (runs.size() >= wanted) busy = busy_cases(runs, wanted, thresholds);
   }
   if (!busy.empty())
     throw Error("refusing to propose: the machine was busy: after " + std::to_string(runs.size()) +
@@ -156,7 +160,7 @@ int propose_main(const ProposeFlags& flags) {
   if (set_aside > 0)
     std::printf(
         "set aside: %s of %zu, measured while the machine was busy (their cases' runs disagreed far\n"
-        "  beyond a quiet machine's noise); the candidate holds the %zu runs after them\n",
+        "  beyond a quiet machine's noise, or waited for cores); the candidate holds the %zu runs after them\n",
         run_span(1, set_aside).c_str(), set_aside + wanted, wanted);
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
   std::fputs(unstable_cases(candidate, thresholds).c_str(), stdout);
@@ -182,7 +186,8 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   propose
       ->add_option("--runs", flags->runs,
                    "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
-                   "disagree as on a busy machine are measured again, up to twice as many, then refused")
+                   "disagree as on a busy machine, or whose raw-timed cases waited for cores, are measured "
+                   "again, up to twice as many, then refused")
       ->capture_default_str()
       ->check(CLI::Range(2, 100));
   propose->add_option("--out", flags->out,

@@ -11,7 +11,8 @@
 
 namespace perfgate {
 
-CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed) {
+CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed,
+                                    const std::string& calibration_reference) {
   CaseResult failed = result_for(spec);
   failed.verdict = Verdict::error;
   try {
@@ -20,6 +21,7 @@ CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec,
     std::vector<std::string> args{"measure", spec.id, "--seed", std::to_string(seed), "--json", json.string(),
                                   "--thresholds", flags.common.thresholds_dir};
     if (!flags.common.device.empty()) args.insert(args.end(), {"--device", flags.common.device});
+    if (!calibration_reference.empty()) args.insert(args.end(), {"--calibrate-against", calibration_reference});
     args.insert(args.end(), {"--cache-dir", flags.common.cache_path().string()});
     const ChildResult child = run_self(args, false);
     if (child.exit_code != 0 || !std::filesystem::exists(json)) {

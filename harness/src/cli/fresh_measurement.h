@@ -5,6 +5,7 @@
 // On the H100 one case landed in a mode 3.6% slower in 1 process of 12 and kept it for the
 // process's lifetime (docs/performance.md, "Process-level modes").
 #include <cstdint>
+#include <string>
 
 #include "cli/run_flags.h"
 #include "measure/case_selection.h"
@@ -13,7 +14,9 @@
 namespace perfgate {
 
 // The result of the child's measurement (not judged), or an error result saying why there is
-// none. Uses the device, thresholds and cache folder of `flags`.
-CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed);
+// none. Uses the device, thresholds and cache folder of `flags`, and `calibration_reference`
+// where the case's baseline names one (SamplingSettings::calibration_reference).
+CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed,
+                                    const std::string& calibration_reference);
 
 }  // namespace perfgate

@@ -18,6 +18,7 @@ namespace {
 
 struct MeasureFlags {
   std::string case_id;
+  std::string calibration_reference;  // the reference the case's baseline was calibrated against
   CommonOptions common;  // device, seed, thresholds (sampling), cache dir, json
 };
 
@@ -27,9 +28,10 @@ int measure_main(const MeasureFlags& flags, const Context& context) {
   if (!opened.device)
     throw Error("no " + std::string(to_string(spec.backend)) + " device: " + opened.missing_reason);
   Device& device = *opened.device;
-  const SamplingSettings sampling = ThresholdSet::load(flags.common.thresholds_dir)
+  SamplingSettings sampling = ThresholdSet::load(flags.common.thresholds_dir)
                                         .resolve(spec.id, device.fingerprint().machine_id)
                                         .sampling;
+  if (sampling.calibrate) sampling.calibration_reference = flags.calibration_reference;
   const Peaks peaks = device_peaks(device, flags.common.cache_path()).peaks;
   RunResult run = new_run(device.fingerprint(), context.project_dir);
   run.cases.push_back(measure_case(device, spec, sampling, peaks, flags.common.input_seed()));
@@ -49,6 +51,8 @@ void add_measure_command(CLI::App& app, Context& context) {
   measure->add_option("--device", flags->common.device, "Vulkan device: index or part of its name");
   measure->add_option("--seed", flags->common.seed, "Seed of the random inputs (default: fresh)");
   measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
+  measure->add_option("--calibrate-against", flags->calibration_reference,
+                      "Calibration reference case id (the baseline's), where the case is calibrated");
   add_cache_dir_option(*measure, flags->common);
   measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
   measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });

@@ -9,6 +9,11 @@
 
 namespace perfgate {
 
+// Above this share of a measurement's time spent waiting for a core (its threads summed) the
+// machine was busy. Quiet, the 2-vCPU CI machine's peaks waited under 2%; under a load of 2.5, up
+// to 51% (docs/performance.md).
+inline constexpr double kBusyCpuWaitShare = 0.1;
+
 // The sum over this process's live threads of the time each spent runnable but not running, in
 // ns since it started (Linux: /proc/self/task/*/schedstat, second field). nullopt where the system
 // does not say. Threads that ended are not counted.

@@ -1,6 +1,8 @@
 #pragma once
 // How a case is sampled: warm-up, batch length, and when adaptive sampling stops. Thresholds files
 // set it (judge/thresholds.h, `sampling:`); the sampler follows it (measure/sampler.h).
+#include <string>
+
 namespace perfgate {
 
 struct SamplingSettings {
@@ -26,6 +28,10 @@ struct SamplingSettings {
   // Calibrated measurement (measure/calibration.h): each batch of the case follows a batch of a
   // reference workload, and the case is judged on its time relative to the reference's.
   bool calibrate = false;
+  // The reference's case id when the case's baseline names one (set from the baseline by a stored
+  // check, never from a file): the check is calibrated against what its baseline was, whatever
+  // the peaks would choose (measure/calibration.h). Empty: chosen from the cost and the peaks.
+  std::string calibration_reference;
 
   // A short look, for a case that has nothing to be judged against: the same warm-up and batches,
   // then min_samples samples on one allocation and no precision target. Its figures are printed

@@ -98,7 +98,7 @@ class StoredMeasurement : public CaseMeasurement {
     if (!fresh_) return measure_case(c.device, c.spec, c.thresholds.sampling, c.peaks, seed_ + n);
     // New buffers and a new warm-up: in a process of its own where the command line set that
     // up, else after a pause that lets clocks and caches settle.
-    if (c.fresh_measure) return c.fresh_measure(c.spec, seed_);
+    if (c.fresh_measure) return c.fresh_measure(c.spec, seed_, c.thresholds.sampling.calibration_reference);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     return measure_case(c.device, c.spec, c.thresholds.sampling, c.peaks, seed_);
   }
@@ -131,6 +131,8 @@ std::unique_ptr<CaseMeasurement> StoredSource::open(const CaseSpec& spec, std::u
       StoredCase{device_, peaks_, spec, thresholds_.resolve(spec.id, machine_id),
                  baselines_ ? baselines_->find(machine_id, spec.kernel->name(), spec.id) : std::nullopt,
                  fresh_measure_});
+  if (c->baseline && c->thresholds.sampling.calibrate)
+    c->thresholds.sampling.calibration_reference = c->baseline->calibration_reference;
   if (for_verdicts_ && baselines_) {
     SamplingSettings& sampling = c->thresholds.sampling;
     if (c->baseline) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "gate/case_measurement.h"
 #include "judge/thresholds.h"
@@ -24,7 +25,9 @@ class StoredSource : public MeasurementSource {
   // How a regression's confirmations are measured: by default in this process, after a pause;
   // the command line measures each in a process of its own (cli/fresh_measurement.h). Returns
   // the measured result, not judged.
-  using FreshMeasure = std::function<CaseResult(const CaseSpec& spec, std::uint64_t seed)>;
+  // A fresh measurement of `spec` against the calibration reference its baseline names ("": none).
+  using FreshMeasure =
+      std::function<CaseResult(const CaseSpec& spec, std::uint64_t seed, const std::string& calibration_reference)>;
   void measure_fresh_with(FreshMeasure measure) { fresh_measure_ = std::move(measure); }
 
   // A check (what each perf test runs) needs verdicts, not figures: a case with a baseline is

@@ -31,6 +31,10 @@ struct BaselineCase {
   // (CaseResult::fits_in_cache); it chooses the floor a check applies (dram_min_allowed_pct).
   // Unknown in files written before it was recorded.
   std::optional<bool> fits_in_cache;
+  // The reference a calibrated case was measured against (CaseResult::calibration_reference): a
+  // check of the case is calibrated against the same one. Empty when uncalibrated, or in files
+  // written before it was recorded.
+  std::string calibration_reference;
   // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
   std::map<std::string, std::vector<std::vector<double>>> runs;
   Approval approval;

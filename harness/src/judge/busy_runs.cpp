@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/cpu_wait.h"
 #include "judge/verdict.h"
 
 namespace perfgate {
@@ -19,6 +20,14 @@ std::optional<std::string> busy_runs(const std::map<std::string, std::vector<std
   std::snprintf(allowed, sizeof allowed, "would allow %.0f%% (propose_max_allowed_pct: %g%%)",
                 noise->allowance.pct, thresholds.propose_max_allowed_pct);
   return noise->metric + " " + noise->allowance.why + "; " + allowed;
+}
+
+std::optional<std::string> waited_for_cores(const CaseResult& result) {
+  if (!result.calibration_reference.empty() || !(result.cpu_wait_share > kBusyCpuWaitShare)) return std::nullopt;
+  char text[128];
+  std::snprintf(text, sizeof text, "its threads waited for a core %.0f%% of its raw-timed measurement",
+                100 * result.cpu_wait_share);
+  return std::string(text);
 }
 
 }  // namespace perfgate

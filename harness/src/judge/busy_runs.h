@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "judge/thresholds.h"
+#include "perfgate/result.h"
 
 namespace perfgate {
 
@@ -18,5 +19,12 @@ namespace perfgate {
 // fixed allowance already that wide loses nothing to noisy runs).
 std::optional<std::string> busy_runs(const std::map<std::string, std::vector<std::vector<double>>>& runs,
                                      const Thresholds& thresholds);
+
+// Why a case measured in one run is busy although its runs may agree, or nullopt: it is judged on
+// raw time (not calibrated) and its threads waited for a core more than kBusyCpuWaitShare of the
+// measurement (core/cpu_wait.h). A steady neighbour slows every sample alike: beside a parallel
+// build triad n=2^20's OpenMP team took 8 ms a dispatch against 0.4 ms quiet, 5 runs agreed to
+// 0.03%, and the baseline made of them let a 2x slowdown pass as a 19x improvement.
+std::optional<std::string> waited_for_cores(const CaseResult& result);
 
 }  // namespace perfgate

@@ -83,6 +83,15 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
                    const Thresholds& thresholds, const Fingerprint& current) {
   result.judgements.clear();
   if (result.verdict == Verdict::error || result.verdict == Verdict::skipped) return;
+  // Relative times against two references do not compare: a ratio to a stream and a ratio to a
+  // multiply-add chain differ by whatever the two take, not by what the kernel did.
+  if (baseline && !baseline->calibration_reference.empty() && !result.calibration_reference.empty() &&
+      baseline->calibration_reference != result.calibration_reference) {
+    result.verdict = Verdict::error;
+    result.message = "calibrated against " + result.calibration_reference + ", its baseline against " +
+                     baseline->calibration_reference + ": relative times against two references do not compare";
+    return;
+  }
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
     // A DRAM-sized case has its own floor where the thresholds give one (dram_min_allowed_pct).

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/cpu_wait.h"
 #include "stats/summary.h"
 
 namespace perfgate {

@@ -24,11 +24,6 @@ Repetitions repetitions_of(std::span<const double> samples);
 inline constexpr double kRepetitionsDisagreePct = 15;
 bool disagree(const Repetitions& r);
 
-// Above this share of a measurement's time spent waiting for a core (its threads summed,
-// core/cpu_wait.h) the machine was busy. Quiet, the 2-vCPU CI machine's peaks waited under 2%;
-// under a load of 2.5, up to 51% (docs/performance.md).
-inline constexpr double kBusyCpuWaitShare = 0.1;
-
 // One measurement's evidence: a ceiling's two repetitions (none for the sweep) and the share of
 // its time that its threads waited for a core.
 struct MeasurementEvidence {

@@ -9,12 +9,21 @@
 
 #include "measure/case_selection.h"
 #include "measure/measure_case.h"
+#include "perfgate/error.h"
 #include "perfgate/registry.h"
 
 namespace perfgate {
 
-std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device,
-                                              const Peaks& peaks) {
+std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks,
+                                              const std::string& pinned) {
+  if (!pinned.empty()) {
+    CaseSpec reference = parse_case_id(pinned);
+    if (!reference.kernel->name().starts_with("calibration_") || reference.backend != device.backend())
+      throw Error("the baseline of " + spec.id + " names " + pinned +
+                  " as its calibration reference, which is no reference kernel on " +
+                  std::string(to_string(device.backend())));
+    return reference;
+  }
   const Cost cost = spec.kernel->cost_of(spec.params);
   const double bytes = cost.bytes();
   const double ridge = peaks.bandwidth_gbps > 0 && peaks.gflops > 0 ? peaks.gflops / peaks.bandwidth_gbps : 8;

@@ -8,6 +8,7 @@
 // The references are the calibration_stream (memory-bound) and calibration_fma (compute-bound)
 // kernels: code of no gated kernel, so a change to the case's own kernel never moves them.
 #include <optional>
+#include <string>
 
 #include "measure/case_selection.h"
 #include "measure/device.h"
@@ -16,11 +17,17 @@ namespace perfgate {
 
 struct Peaks;
 
-// The reference that calibrates `spec` on `device`: the stream moving the bytes of the case's
-// cost model (the same cache level) for a memory-bound case, the multiply-add chain for a compute-bound one
-// (arithmetic intensity at or above the roofline's ridge, or 8 flops/byte when the peaks are
-// unknown). nullopt when the binary holds no reference for the device's backend.
-std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks);
+// The reference that calibrates `spec` on `device`. `pinned` (SamplingSettings::calibration_reference,
+// the reference the case's baseline was measured against) is taken as it is: a relative time
+// compares only with relative times against the same reference, and the peaks that choose one
+// differ between machines of one id and between moments of one machine (attention_scores on
+// llvmpipe, 12.8 flops/byte, sat on either side of a 2-core VM's ridge). Unpinned: the stream
+// moving the bytes of the case's cost model (the same cache level) for a memory-bound case, the
+// multiply-add chain for a compute-bound one (arithmetic intensity at or above the roofline's
+// ridge, or 8 flops/byte when the peaks are unknown). nullopt when the binary holds no reference
+// for the device's backend; an Error when `pinned` names no reference of this backend.
+std::optional<CaseSpec> calibration_reference(const CaseSpec& spec, const Device& device, const Peaks& peaks,
+                                              const std::string& pinned = "");
 
 // The reference's batch in calibrated sampling: at least `min_dispatches` (the sampler's own
 // batch_min_time_ms sizing) and enough dispatches of `reference_dispatch_ns` to last

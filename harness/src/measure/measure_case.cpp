@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/content_digest.h"
+#include "core/cpu_wait.h"
 #include "core/sysinfo.h"
 #include "measure/bound.h"
 #include "measure/calibration.h"
@@ -112,6 +113,7 @@ std::unique_ptr<PreparedCase> prepare_verified(Device& device, const CaseSpec& s
 CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSettings& options,
                         const Peaks& peaks, std::uint64_t seed) {
   CaseResult result;
+  const CpuWaitMeter waiting;
   try {
     // Each allocation: fresh buffers and inputs, checked against the reference, warmed up and
     // sampled for its share of the budget; the samples are pooled.
@@ -127,7 +129,7 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
     std::unique_ptr<PreparedCase> reference;
     CaseResult reference_result;
     if (options.calibrate) {
-      if (auto ref = calibration_reference(spec, device, peaks)) {
+      if (auto ref = calibration_reference(spec, device, peaks, options.calibration_reference)) {
         reference = prepare_verified(device, *ref, seed ^ 0x5eedca1bULL, reference_result);
         if (!reference) throw Error("the calibration reference " + ref->id + ": " + reference_result.message);
         result.calibration_reference = ref->id;
@@ -143,6 +145,7 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
           sample(*prepared, share, GpuClocks::for_device(device.fingerprint()), reference.get()));
     }
     const Samples samples = pool(per_allocation);
+    result.cpu_wait_share = waiting.share();
     if (!samples.relative.empty()) {
       result.metrics[metric::reference_latency_ns] = make_metric(samples.reference_ns);
       result.metrics[metric::relative_latency] = make_metric(samples.relative);

@@ -21,6 +21,9 @@ std::vector<double> significant_digits(const std::vector<double>& samples) {
   return rounded;
 }
 
+// A calibration reference's case id, or what an uncalibrated run had.
+std::string or_none(const std::string& reference) { return reference.empty() ? "nothing" : reference; }
+
 }  // namespace
 namespace {
 
@@ -74,11 +77,16 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
         c.backend = result.backend;
         c.source_hash = result.source_hash;
         c.fits_in_cache = result.fits_in_cache;
+        c.calibration_reference = result.calibration_reference;
       } else if (c.id.empty()) {
         throw Error("refusing to propose: case " + result.id + " is in run " + std::to_string(i + 1) +
                     " but not in run 1");
       } else if (c.source_hash != result.source_hash) {
         throw Error("refusing to propose: the source of " + result.id + " changed between runs");
+      } else if (c.calibration_reference != result.calibration_reference) {
+        throw Error("refusing to propose: " + result.id + " was calibrated against " +
+                    or_none(c.calibration_reference) + " in run 1 and " + or_none(result.calibration_reference) +
+                    " in run " + std::to_string(i + 1) + "; its relative times do not pool");
       }
       for (const auto& [metric, values] : result.metrics) {
         if (values.samples.empty())

@@ -148,6 +148,7 @@ json to_json(const CaseResult& r) {
                 {"gflops", r.peaks.gflops},
                 {"tensor_gflops", r.peaks.tensor_gflops}}}};
   if (r.encode_ns > 0) out["encode_ns"] = r.encode_ns;
+  if (r.cpu_wait_share > 0) out["cpu_wait_share"] = r.cpu_wait_share;
   if (!r.device_uuid.empty()) out["device_uuid"] = r.device_uuid;
   if (!r.gpu_slot.empty()) out["gpu_slot"] = r.gpu_slot;
   if (r.first_verdict) {
@@ -218,6 +219,7 @@ CaseResult case_from_json(const json& j) {
   if (r.peaks.bandwidth_gbps == 0)
     r.peaks.bandwidth_gbps = r.peak_bandwidth_gbps;  // results before cache ceilings
   r.encode_ns = j.value("encode_ns", 0.0);
+  r.cpu_wait_share = j.value("cpu_wait_share", 0.0);
   r.device_uuid = j.value("device_uuid", "");
   r.gpu_slot = j.value("gpu_slot", "");
   if (j.contains("first_verdict")) {
