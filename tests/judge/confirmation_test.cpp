@@ -77,5 +77,21 @@ TEST(Confirmation, AnErrorLeavesTheRegressionStanding) {
   EXPECT_NE(r.message.find("device lost"), std::string::npos) << r.message;
 }
 
+// A fresh measurement too busy to judge says nothing either way; one inconclusive for any other
+// reason still clears the regression.
+TEST(Confirmation, AFreshMeasurementTooBusyToJudgeLeavesTheRegressionStanding) {
+  CaseResult r = judged(Verdict::regressed, 104.7);
+  CaseResult busy = judged(Verdict::inconclusive, 378.3);
+  busy.judgements[0].too_busy = true;
+  busy.message = "too busy to judge: this check's spread calls for 200%";
+  apply_confirmations(r, {busy}, "fresh process");
+  EXPECT_EQ(r.verdict, Verdict::regressed);
+  EXPECT_NE(r.message.find("unconfirmed (a fresh process was too busy to judge: too busy"), std::string::npos)
+      << r.message;
+  CaseResult unsure = judged(Verdict::regressed, 104.7);
+  apply_confirmations(unsure, {judged(Verdict::inconclusive, 50)}, "fresh process");
+  EXPECT_EQ(unsure.verdict, Verdict::pass);
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -73,6 +73,9 @@ struct Judgement {
   int baseline_runs = 0;
   bool unstable = false;
   std::string noise_note;  // why unstable, or an outlier run left out; empty otherwise
+  // Inconclusive because this check's own spread called for more than load_max_pct
+  // (judge/verdict.h): it says nothing about the change either way.
+  bool too_busy = false;
 };
 
 // A measurement made to confirm a regression, in a fresh state: its verdict and the change of

@@ -16,7 +16,8 @@ bool needs_confirmation(const CaseResult& result);
 // Applies the rule to `result` with the judged fresh measurements (the gate stops at the first
 // that does not regress): records them and its first verdict, and sets the final verdict and
 // message, which call each one a `what` ("fresh process", "fresh measurement"). An error or
-// skip among them leaves the regression unconfirmed but standing.
+// skip among them, or one too busy to judge (Judgement::too_busy), leaves the regression
+// unconfirmed but standing.
 void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fresh,
                          const std::string& what = "fresh measurement");
 

@@ -22,6 +22,7 @@ Allowance follow_load(Allowance allowance, const CheckSpread& spread, const Metr
   const double cap = threshold.load_max_pct.value_or(std::numeric_limits<double>::infinity());
   const double wanted = *threshold.load_factor * spread.pct();
   const double load_pct = std::min(wanted, cap);
+  allowance.load_wanted_pct = wanted;
   if (load_pct <= allowance.pct) {
     allowance.why += "; " + spread_text(spread);
     return allowance;

@@ -221,6 +221,18 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
                ", within min_change " + format_metric_value(j.metric, *threshold.min_change);
     return j;
   }
+  // The check's own rounds called for more than load_max_pct: the machine moved the case against
+  // its reference further than the cap covers, so a change past the cap is no evidence either
+  // way (beside a busy loop on the 2-core VM an A/A check of copy n=2^20 read +175% with a 92%
+  // spread, its fresh process +166%). Measured again while so; inconclusive if it stays so.
+  if (allowance.load_wanted_pct > j.threshold_pct) {
+    j.verdict = Verdict::inconclusive;
+    j.too_busy = true;
+    j.reason = medians + detail +
+               printf_string(", too busy to judge: this check's spread calls for %.0f%%", allowance.load_wanted_pct) +
+               ", past load_max_pct";
+    return j;
+  }
 
   // Past the threshold: both tests must agree that it is real. The interval is of
   // current / baseline, so "worse" is above 1 for lower-is-better and below 1 otherwise.

@@ -33,6 +33,10 @@ struct Allowance {
   // "floor" | "noise" | "fixed" | "unstable" | "other device" | "load" (Judgement::threshold_source)
   std::string source;
   std::string why;  // e.g. "4 x run-to-run sigma 0.31% over 5 runs"
+  // What this check's own spread called for (judge/load_allowance.h: load_factor x spread),
+  // before load_max_pct cut it; 0 where the allowance follows no load. Above `pct`, the check
+  // was too busy to judge a change between the two.
+  double load_wanted_pct = 0;
 };
 Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor);
 
