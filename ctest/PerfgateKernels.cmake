@@ -101,11 +101,12 @@ namespace {
 #include <cstdint>
 #include \"perfgate/registry.h\"
 namespace {
-const std::uint32_t kWords[] =
+// Named after the shader, so that a unity build may put several of these in one unit.
+const std::uint32_t ${ident}_words[] =
 #include \"${ident}.spv.inc\"
 ;
-[[maybe_unused]] const bool kRegistered =
-    perfgate::register_shader(\"${name}\", kWords, sizeof(kWords) / sizeof(kWords[0]));
+[[maybe_unused]] const bool ${ident}_registered = perfgate::register_shader(
+    \"${name}\", ${ident}_words, sizeof(${ident}_words) / sizeof(${ident}_words[0]));
 }  // namespace
 ")
   set_property(SOURCE "${cpp}" APPEND PROPERTY OBJECT_DEPENDS "${inc}")

@@ -5,42 +5,11 @@
 #include <limits>
 #include <stdexcept>
 
+#include "stats/student_t.h"
 #include "stats/summary.h"
 
 namespace perfgate {
 namespace {
-
-// The regularized incomplete beta function I_x(a, b), by its continued fraction (modified
-// Lentz), using the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges slowly.
-double incomplete_beta(double x, double a, double b) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  if (x > (a + 1) / (a + b + 2)) return 1 - incomplete_beta(1 - x, b, a);
-  const double front =
-      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x)) /
-      a;
-  constexpr double tiny = 1e-300;
-  double f = 1, c = 1, d = 0;
-  for (int i = 0; i <= 400; ++i) {
-    const int m = i / 2;
-    double numerator;
-    if (i == 0)
-      numerator = 1;
-    else if (i % 2 == 0)
-      numerator = (m * (b - m) * x) / ((a + 2.0 * m - 1) * (a + 2.0 * m));
-    else
-      numerator = -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1));
-    d = 1 + numerator * d;
-    if (std::fabs(d) < tiny) d = tiny;
-    d = 1 / d;
-    c = 1 + numerator / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    const double delta = c * d;
-    f *= delta;
-    if (std::fabs(1 - delta) < 1e-14) break;
-  }
-  return front * (f - 1);
-}
 
 // Sums of the log values and their squares, so any range's mean and variance cost O(1).
 class Prefix {
@@ -128,21 +97,6 @@ double weakness(const Prefix& prefix, int begin, const Cut& cut, int end, const 
 }
 
 }  // namespace
-
-double student_t_p(double t, double df) {
-  if (!std::isfinite(t)) return 0;
-  return incomplete_beta(df / (df + t * t), df / 2, 0.5);
-}
-
-double student_t_quantile(double p, double df) {
-  double low = 0, high = 1;
-  while (student_t_p(high, df) > p && high < 1e12) high *= 2;
-  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
-    const double mid = (low + high) / 2;
-    (student_t_p(mid, df) > p ? low : high) = mid;
-  }
-  return (low + high) / 2;
-}
 
 Segmentation find_change_points(std::span<const double> values, std::span<const int> boundaries,
                                 const ChangePointSettings& s) {

@@ -71,9 +71,4 @@ struct Drift {
 Drift find_drift(const Segmentation& segmentation, double reference, bool lower_is_better,
                  const ChangePointSettings& settings);
 
-// Two-sided p-value of Student's t with `df` degrees of freedom (df may be fractional).
-double student_t_p(double t, double df);
-// The t with two-sided p-value `p` (0 < p < 1): the inverse of student_t_p.
-double student_t_quantile(double p, double df);
-
 }  // namespace perfgate

@@ -6,60 +6,9 @@
 
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
+#include "stats/student_t.h"
 
 namespace perfgate {
-namespace {
-
-// The regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz), which
-// converges fast for x < (a + 1) / (a + b + 2); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) covers
-// the rest.
-double incomplete_beta_fraction(double a, double b, double x) {
-  constexpr double tiny = 1e-300;
-  double c = 1, d = 1 - (a + b) * x / (a + 1);
-  d = 1 / (std::fabs(d) < tiny ? tiny : d);
-  double f = d;
-  for (int m = 1; m < 500; ++m) {
-    for (int half = 0; half < 2; ++half) {
-      const double coefficient = half == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-                                           : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-      d = 1 + coefficient * d;
-      d = 1 / (std::fabs(d) < tiny ? tiny : d);
-      c = 1 + coefficient / c;
-      if (std::fabs(c) < tiny) c = tiny;
-      f *= c * d;
-      if (half == 1 && std::fabs(c * d - 1) < 1e-15) return f;
-    }
-  }
-  return f;
-}
-
-double incomplete_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const double front =
-      std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
-  if (x < (a + 1) / (a + b + 2)) return front * incomplete_beta_fraction(a, b, x) / a;
-  return 1 - front * incomplete_beta_fraction(b, a, 1 - x) / b;
-}
-
-// P(|T| <= t) for Student's t with `dof` degrees of freedom.
-double t_central_probability(double t, int dof) {
-  const double v = dof;
-  return 1 - incomplete_beta(v / 2, 0.5, v / (v + t * t));
-}
-
-}  // namespace
-
-double student_t_quantile(double confidence, int dof) {
-  if (dof < 1 || !(confidence > 0 && confidence < 1)) return std::numeric_limits<double>::quiet_NaN();
-  double low = 0, high = 1;
-  while (t_central_probability(high, dof) < confidence) high *= 2;
-  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
-    const double mid = (low + high) / 2;
-    (t_central_probability(mid, dof) < confidence ? low : high) = mid;
-  }
-  return (low + high) / 2;
-}
 
 std::optional<GeometricMean> geometric_mean(std::span<const double> ratios, double confidence) {
   std::vector<double> logs;
@@ -77,7 +26,7 @@ std::optional<GeometricMean> geometric_mean(std::span<const double> ratios, doub
   if (logs.size() < 2) return g;
   double squares = 0;
   for (double x : logs) squares += (x - mean) * (x - mean);
-  const double half_width = student_t_quantile(confidence, g.count - 1) * std::sqrt(squares / (n - 1) / n);
+  const double half_width = student_t_quantile(1 - confidence, g.count - 1) * std::sqrt(squares / (n - 1) / n);
   g.low = std::exp(mean - half_width);
   g.high = std::exp(mean + half_width);
   return g;

@@ -33,7 +33,4 @@ std::optional<GeometricMean> run_geometric_mean(const RunResult& run);
 // "geomean latency x1.013 (+1.3%), 95% interval x0.998..x1.028, over 12 judged cases"
 std::string geometric_mean_text(const GeometricMean& mean);
 
-// Two-sided Student t quantile: the t with P(|T| <= t) = confidence for `dof` degrees of freedom.
-double student_t_quantile(double confidence, int dof);
-
 }  // namespace perfgate

@@ -68,12 +68,6 @@ double resampled_median(const std::vector<double>& sorted, std::vector<std::uint
   return low;  // not reached: the counts sum to n
 }
 
-std::vector<double> sorted_copy(std::span<const double> values) {
-  std::vector<double> v(values.begin(), values.end());
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
 }  // namespace
 
 Interval bootstrap_median_ratio(std::span<const double> current, std::span<const double> baseline,

@@ -16,13 +16,13 @@ double percentile_of_sorted(const std::vector<double>& sorted, double p) {
   return sorted[lo] + (rank - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
+}  // namespace
+
 std::vector<double> sorted_copy(std::span<const double> samples) {
   std::vector<double> v(samples.begin(), samples.end());
   std::sort(v.begin(), v.end());
   return v;
 }
-
-}  // namespace
 
 double percentile(std::span<const double> samples, double p) {
   return percentile_of_sorted(sorted_copy(samples), p);

@@ -13,7 +13,7 @@ namespace {
 
 // Schema 2 added `run_counts`; schema 1 files (no counts) are still read when complete by the
 // rules they were written under (check_schema1_complete).
-constexpr int kSchema = 2;
+constexpr int kBaselineSchema = 2;
 
 // How many runs each metric holds, written before the runs: a file cut inside a case's runs
 // (which end every case, and the file) holds fewer runs or metrics than it says.
@@ -153,7 +153,7 @@ std::string to_yaml(const KernelBaselines& b) {
       "perfgate approved baselines. Written by `perfgate baseline approve`; review "
       "changes in pull requests, never edit by hand.");
   out << YAML::BeginMap;
-  emit_field(out, "schema", kSchema);
+  emit_field(out, "schema", kBaselineSchema);
   emit_field(out, "machine_id", b.machine_id);
   emit_field(out, "kernel", b.kernel);
   emit_field(out, "case_count", b.cases.size());
@@ -168,7 +168,7 @@ KernelBaselines parse_kernel_baselines(const std::string& text, const std::strin
   const YAML::Node& root = in.root();
   in.keys(root, "", {"schema", "machine_id", "kernel", "case_count", "cases"});
   const std::int64_t schema = in.integer(root, "schema", "");
-  if (schema != 1 && schema != kSchema)
+  if (schema != 1 && schema != kBaselineSchema)
     throw in.error(root["schema"], "schema", "unsupported baseline schema (this perfgate reads 1 and 2)");
   KernelBaselines b;
   b.machine_id = in.text(root, "machine_id", "");

@@ -11,7 +11,7 @@
 namespace perfgate {
 namespace {
 
-constexpr int kSchema = 1;
+constexpr int kCandidateSchema = 1;
 
 void emit_case(YAML::Emitter& out, const CandidateCase& c) {
   out << YAML::BeginMap;
@@ -58,7 +58,7 @@ std::string canonical_yaml(const Candidate& c) {
       "perfgate baseline candidate. Review: perfgate baseline diff FILE; approve: "
       "perfgate baseline approve FILE --by NAME --reason TEXT. Any edit voids its digest.");
   out << YAML::BeginMap;
-  emit_field(out, "schema", kSchema);
+  emit_field(out, "schema", kCandidateSchema);
   emit_field(out, "created_at", c.created_at);
   emit_field(out, "measured_at", c.measured_at);
   emit_field(out, "machine_id", c.fingerprint.machine_id);
@@ -86,7 +86,7 @@ Candidate parse_candidate(const std::string& text, const std::string& file) {
   in.keys(root, "",
           {"schema", "created_at", "measured_at", "machine_id", "commit", "branch", "perfgate_version",
            "fingerprint", "run_ids", "cases", "digest"});
-  if (in.integer(root, "schema", "") != kSchema)
+  if (in.integer(root, "schema", "") != kCandidateSchema)
     throw in.error(root["schema"], "schema", "unsupported candidate schema (this perfgate reads 1)");
   Candidate c;
   c.created_at = in.text(root, "created_at", "");
