@@ -15,11 +15,11 @@
 namespace perfgate {
 namespace {
 
-std::vector<double> around(std::mt19937_64& rng, double median, double jitter = 0.0005) {
+std::vector<double> dram_around(std::mt19937_64& rng, double median, double jitter = 0.0005) {
   return gpu_testing::around(rng, median, jitter);
 }
 
-Thresholds gpu_thresholds() {
+Thresholds dram_thresholds() {
   Thresholds t;
   t.metrics[metric::latency_ns].min_allowed_pct = 2;
   t.metrics[metric::latency_ns].dram_min_allowed_pct = 0.5;
@@ -31,17 +31,17 @@ Thresholds gpu_thresholds() {
 
 const char* kUuid = "2614b9718d0afb6f";
 
-BaselineCase baseline(std::mt19937_64& rng, double latency = 90000) {
+BaselineCase dram_baseline(std::mt19937_64& rng, double latency = 90000) {
   BaselineCase b;
   b.id = "copy/vulkan/n=33554432,wg=256";
   b.fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
   b.fingerprint.device_uuid = kUuid;
   for (int r = 0; r < 5; ++r)
-    b.runs[metric::latency_ns].push_back(around(rng, latency * (1 + 0.0001 * (r - 2))));
+    b.runs[metric::latency_ns].push_back(dram_around(rng, latency * (1 + 0.0001 * (r - 2))));
   return b;
 }
 
-Fingerprint device(const std::string& uuid = kUuid) { return gpu_testing::h100(uuid); }
+Fingerprint dram_device(const std::string& uuid = kUuid) { return gpu_testing::h100(uuid); }
 
 CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
   return gpu_testing::measured_on_gpu(rng, "copy/vulkan/n=33554432,wg=256", latency, in_cache, 0.0005);
@@ -50,7 +50,7 @@ CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
 TEST(DramFloor, ADramSizedCaseIsHeldToItsOwnFloor) {
   std::mt19937_64 rng(3);
   CaseResult r = measured(rng, 90900, false);  // +1%
-  judge_against(r, baseline(rng), gpu_thresholds(), device());
+  judge_against(r, dram_baseline(rng), dram_thresholds(), dram_device());
   EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
   ASSERT_EQ(r.judgements.size(), 1u);
   EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 0.5);
@@ -62,9 +62,9 @@ TEST(DramFloor, ADramSizedCaseIsHeldToItsOwnFloor) {
 // floor there is the one a check of that case will apply.
 TEST(DramFloor, TheResolutionShownBeforeACheckUsesTheSameFloor) {
   std::mt19937_64 rng(5);
-  const BaselineCase b = baseline(rng);
-  const auto dram = latency_noise(b.runs, gpu_thresholds(), false);
-  const auto cache = latency_noise(b.runs, gpu_thresholds(), true);
+  const BaselineCase b = dram_baseline(rng);
+  const auto dram = latency_noise(b.runs, dram_thresholds(), false);
+  const auto cache = latency_noise(b.runs, dram_thresholds(), true);
   ASSERT_TRUE(dram && cache);
   EXPECT_DOUBLE_EQ(dram->allowance.pct, 0.5);
   EXPECT_DOUBLE_EQ(cache->allowance.pct, 2);
@@ -74,7 +74,7 @@ TEST(DramFloor, TheResolutionShownBeforeACheckUsesTheSameFloor) {
 TEST(DramFloor, TheSameChangeInCachePassesUnderTheCacheFloor) {
   std::mt19937_64 rng(3);
   CaseResult r = measured(rng, 90900, true);  // +1%, but the working set fits in the cache
-  judge_against(r, baseline(rng), gpu_thresholds(), device());
+  judge_against(r, dram_baseline(rng), dram_thresholds(), dram_device());
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   EXPECT_DOUBLE_EQ(r.judgements.at(0).threshold_pct, 2);
   EXPECT_EQ(r.message.find("dram_min_allowed_pct"), std::string::npos) << r.message;
@@ -83,10 +83,10 @@ TEST(DramFloor, TheSameChangeInCachePassesUnderTheCacheFloor) {
 TEST(DramFloor, AnAaRepeatAndAChangeBelowTheFloorPass) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     std::mt19937_64 rng(seed);
-    const BaselineCase b = baseline(rng);
+    const BaselineCase b = dram_baseline(rng);
     for (double change : {0.0, 0.003}) {  // A/A, and +0.3%: below the 0.5% floor
       CaseResult r = measured(rng, 90000 * (1 + change), false);
-      judge_against(r, b, gpu_thresholds(), device());
+      judge_against(r, b, dram_thresholds(), dram_device());
       EXPECT_EQ(r.verdict, Verdict::pass) << "seed " << seed << " change " << change << ": " << r.message;
     }
   }
@@ -96,11 +96,11 @@ TEST(DramFloor, ANoisyDramCaseKeepsItsNoiseAllowance) {
   std::mt19937_64 rng(5);
   BaselineCase b;
   b.id = "copy/vulkan/n=33554432,wg=256";
-  b.fingerprint = device();
+  b.fingerprint = dram_device();
   const double run_medians[] = {1.0, 1.004, 0.996, 1.002, 0.998};  // sigma 0.32%: 4 x = 1.26%
-  for (double m : run_medians) b.runs[metric::latency_ns].push_back(around(rng, 90000 * m, 0.0002));
+  for (double m : run_medians) b.runs[metric::latency_ns].push_back(dram_around(rng, 90000 * m, 0.0002));
   CaseResult r = measured(rng, 90900, false);  // +1%: within 4 x its noise
-  judge_against(r, b, gpu_thresholds(), device());
+  judge_against(r, b, dram_thresholds(), dram_device());
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   EXPECT_EQ(r.judgements.at(0).threshold_source, "noise");
   EXPECT_GT(r.judgements.at(0).threshold_pct, 1.0);
@@ -108,21 +108,21 @@ TEST(DramFloor, ANoisyDramCaseKeepsItsNoiseAllowance) {
 
 TEST(DramFloor, OnAnotherGpuEachKindOfCaseGetsItsOtherDeviceAllowance) {
   std::mt19937_64 rng(7);
-  const BaselineCase b = baseline(rng);
+  const BaselineCase b = dram_baseline(rng);
   // +0.6%: what a DRAM-sized case moved between two GPUs of one model; the fine floor would fail it.
   CaseResult shifted = measured(rng, 90540, false);
-  judge_against(shifted, b, gpu_thresholds(), device("ebf3a9ee66184672"));
+  judge_against(shifted, b, dram_thresholds(), dram_device("ebf3a9ee66184672"));
   EXPECT_EQ(shifted.verdict, Verdict::pass) << shifted.message;
   EXPECT_DOUBLE_EQ(shifted.judgements.at(0).threshold_pct, 1.5);
   EXPECT_EQ(shifted.judgements.at(0).threshold_source, "other device");
   CaseResult dram = measured(rng, 91800, false);  // +2%: past the other-device allowance
-  judge_against(dram, b, gpu_thresholds(), device("ebf3a9ee66184672"));
+  judge_against(dram, b, dram_thresholds(), dram_device("ebf3a9ee66184672"));
   EXPECT_EQ(dram.verdict, Verdict::regressed) << dram.message;
   CaseResult same_gpu = measured(rng, 90540, false);  // the same +0.6% on the baseline's own GPU
-  judge_against(same_gpu, b, gpu_thresholds(), device());
+  judge_against(same_gpu, b, dram_thresholds(), dram_device());
   EXPECT_EQ(same_gpu.verdict, Verdict::regressed) << same_gpu.message;
   CaseResult cache = measured(rng, 90900, true);
-  judge_against(cache, b, gpu_thresholds(), device("ebf3a9ee66184672"));
+  judge_against(cache, b, dram_thresholds(), dram_device("ebf3a9ee66184672"));
   EXPECT_EQ(cache.verdict, Verdict::pass) << cache.message;
   EXPECT_EQ(cache.judgements.at(0).threshold_source, "other device");
 }
@@ -163,7 +163,7 @@ TEST(DramFloor, TheThresholdsFileSetsItPerMachineGlob) {
 // the smaller of the two.
 TEST(DramFloor, TheLeastAllowanceTakesTheDramFloor) {
   std::mt19937_64 rng(11);
-  EXPECT_DOUBLE_EQ(least_allowance_pct(baseline(rng), gpu_thresholds()), 0.5);
+  EXPECT_DOUBLE_EQ(least_allowance_pct(dram_baseline(rng), dram_thresholds()), 0.5);
 }
 
 }  // namespace

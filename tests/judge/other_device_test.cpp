@@ -14,14 +14,14 @@
 namespace perfgate {
 namespace {
 
-Thresholds gpu_thresholds() {
+Thresholds other_device_thresholds() {
   Thresholds t;
   t.metrics[metric::latency_ns].min_allowed_pct = 2;
   t.other_device_min_pct = 6;
   return t;
 }
 
-BaselineCase baseline(std::mt19937_64& rng, const std::string& uuid) {
+BaselineCase layernorm_baseline(std::mt19937_64& rng, const std::string& uuid) {
   BaselineCase b;
   b.id = "layernorm/vulkan/rows=1024,cols=4096,wg=256";
   b.fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
@@ -30,17 +30,17 @@ BaselineCase baseline(std::mt19937_64& rng, const std::string& uuid) {
   return b;
 }
 
-Fingerprint device(const std::string& uuid) { return gpu_testing::h100(uuid); }
+Fingerprint gpu(const std::string& uuid) { return gpu_testing::h100(uuid); }
 
-CaseResult measured(std::mt19937_64& rng, double latency, bool in_cache) {
+CaseResult layernorm_measured(std::mt19937_64& rng, double latency, bool in_cache) {
   return gpu_testing::measured_on_gpu(rng, "layernorm/vulkan/rows=1024,cols=4096,wg=256", latency, in_cache,
                                       0.002);
 }
 
 TEST(OtherDevice, ACacheResidentShiftOnAnotherGpuPasses) {
   std::mt19937_64 rng(11);
-  CaseResult r = measured(rng, 10400, true);  // +4%: what another GPU of the model showed
-  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("ebf3a9ee66184672"));
+  CaseResult r = layernorm_measured(rng, 10400, true);  // +4%: what another GPU of the model showed
+  judge_against(r, layernorm_baseline(rng, "2614b9718d0afb6f"), other_device_thresholds(), gpu("ebf3a9ee66184672"));
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   ASSERT_EQ(r.judgements.size(), 1u);
   EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 6);
@@ -52,36 +52,36 @@ TEST(OtherDevice, ACacheResidentShiftOnAnotherGpuPasses) {
 
 TEST(OtherDevice, TheSameShiftOnTheBaselinesGpuRegresses) {
   std::mt19937_64 rng(12);
-  CaseResult r = measured(rng, 10400, true);
-  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("2614b9718d0afb6f"));
+  CaseResult r = layernorm_measured(rng, 10400, true);
+  judge_against(r, layernorm_baseline(rng, "2614b9718d0afb6f"), other_device_thresholds(), gpu("2614b9718d0afb6f"));
   EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
   EXPECT_EQ(r.judgements[0].threshold_source, "floor");
 }
 
 TEST(OtherDevice, ADramSizedCaseKeepsItsOwnAllowance) {
   std::mt19937_64 rng(13);
-  CaseResult r = measured(rng, 10300, false);  // +3% on a DRAM-bound case: between GPUs they moved 0.1%
-  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("ebf3a9ee66184672"));
+  CaseResult r = layernorm_measured(rng, 10300, false);  // +3% on a DRAM-bound case: between GPUs they moved 0.1%
+  judge_against(r, layernorm_baseline(rng, "2614b9718d0afb6f"), other_device_thresholds(), gpu("ebf3a9ee66184672"));
   EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
   EXPECT_DOUBLE_EQ(r.judgements[0].threshold_pct, 2);
 }
 
 TEST(OtherDevice, ALargeRegressionOnAnotherGpuStillFails) {
   std::mt19937_64 rng(14);
-  CaseResult r = measured(rng, 10800, true);  // +8%
-  judge_against(r, baseline(rng, "2614b9718d0afb6f"), gpu_thresholds(), device("ebf3a9ee66184672"));
+  CaseResult r = layernorm_measured(rng, 10800, true);  // +8%
+  judge_against(r, layernorm_baseline(rng, "2614b9718d0afb6f"), other_device_thresholds(), gpu("ebf3a9ee66184672"));
   EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
 }
 
 TEST(OtherDevice, UnknownDevicesAndAZeroSettingLeaveTheAllowanceAlone) {
   std::mt19937_64 rng(15);
-  CaseResult unknown = measured(rng, 10400, true);
-  judge_against(unknown, baseline(rng, ""), gpu_thresholds(), device("ebf3a9ee66184672"));
+  CaseResult unknown = layernorm_measured(rng, 10400, true);
+  judge_against(unknown, layernorm_baseline(rng, ""), other_device_thresholds(), gpu("ebf3a9ee66184672"));
   EXPECT_EQ(unknown.verdict, Verdict::regressed) << "a baseline without a device id is not 'another device'";
-  Thresholds off = gpu_thresholds();
+  Thresholds off = other_device_thresholds();
   off.other_device_min_pct = 0;
-  CaseResult r = measured(rng, 10400, true);
-  judge_against(r, baseline(rng, "2614b9718d0afb6f"), off, device("ebf3a9ee66184672"));
+  CaseResult r = layernorm_measured(rng, 10400, true);
+  judge_against(r, layernorm_baseline(rng, "2614b9718d0afb6f"), off, gpu("ebf3a9ee66184672"));
   EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
 }
 

@@ -40,9 +40,9 @@ TEST(HistoryChanges, TableJsonAndMarkdownNameTheChangePoint) {
   EXPECT_NE(table.find("commit29..commit30"), std::string::npos) << table;
   EXPECT_NE(table.find("OPEN"), std::string::npos) << table;
   EXPECT_NE(table.find("DRIFT"), std::string::npos) << table;  // +12% past the 10% allowed
-  const auto json = changes_json(histories);
-  EXPECT_EQ(json["cases"][0]["changes"][0]["run_index"], 30);
-  EXPECT_TRUE(json["cases"][0]["drift"]["exceeded"].get<bool>());
+  const auto doc = changes_json(histories);
+  EXPECT_EQ(doc["cases"][0]["changes"][0]["run_index"], 30);
+  EXPECT_TRUE(doc["cases"][0]["drift"]["exceeded"].get<bool>());
   const std::string markdown = render_history_markdown(histories);
   EXPECT_EQ(markdown.rfind("## History", 0), 0u);
   EXPECT_NE(markdown.find(id), std::string::npos);

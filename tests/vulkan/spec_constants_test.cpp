@@ -53,7 +53,7 @@ Dispatch spec_dispatch(std::uint32_t n) {
   return d;
 }
 
-std::string refusal(const Dispatch& d) { return testing::dispatch_refusal("spec_types", d); }
+std::string spec_refusal(const Dispatch& d) { return testing::dispatch_refusal("spec_types", d); }
 
 TEST(VulkanSpecConstants, ReflectsEachConstantWithItsType) {
   const vk::ShaderInterface shader = vk::reflect_shader(kShader, find_shader(kShader));
@@ -66,20 +66,20 @@ TEST(VulkanSpecConstants, ReflectsEachConstantWithItsType) {
   // The workgroup size follows a typed constant as it follows a word.
   EXPECT_EQ(shader.local_size_with(spec_dispatch(64).all_constants()),
             (std::array<std::uint32_t, 3>{32, 1, 1}));
-  EXPECT_EQ(refusal(spec_dispatch(64)), "");
+  EXPECT_EQ(spec_refusal(spec_dispatch(64)), "");
 }
 
 TEST(VulkanSpecConstants, AnotherTypeIsRefusedNamingShaderIdAndTypes) {
   Dispatch d = spec_dispatch(64);
   d.constants[2] = SpecConstant::of(2, 3);  // an int where the shader has a float
-  std::string message = refusal(d);
+  std::string message = spec_refusal(d);
   EXPECT_NE(message.find("shader 'spec_types/spec_types'"), std::string::npos) << message;
   EXPECT_NE(message.find("specialization constant_id 2 is float in the shader, the dispatch gives int 3"),
             std::string::npos)
       << message;
   d = spec_dispatch(64);
   d.constants[4] = SpecConstant::of(4, 64);  // 64, not 64u
-  message = refusal(d);
+  message = spec_refusal(d);
   EXPECT_NE(message.find("constant_id 4 is uint in the shader, the dispatch gives int 64"), std::string::npos)
       << message;
 }
@@ -87,7 +87,7 @@ TEST(VulkanSpecConstants, AnotherTypeIsRefusedNamingShaderIdAndTypes) {
 TEST(VulkanSpecConstants, AnIdTheShaderLacksIsRefused) {
   Dispatch d = spec_dispatch(64);
   d.constant(9, true);
-  const std::string message = refusal(d);
+  const std::string message = spec_refusal(d);
   EXPECT_NE(
       message.find("the shader declares no specialization constant_id 9 (the dispatch gives bool true; "
                    "the shader declares: 0 (uint), 1 (int), 2 (float), 3 (bool), 4 (uint), 5 (int64_t))"),
@@ -97,14 +97,14 @@ TEST(VulkanSpecConstants, AnIdTheShaderLacksIsRefused) {
   Dispatch words = spec_dispatch(64);
   words.constants.clear();
   words.specialization = {32, 5, 0x3f000000u, 1, 64};
-  EXPECT_EQ(refusal(words), "");
+  EXPECT_EQ(spec_refusal(words), "");
 }
 
 TEST(VulkanSpecConstants, AWordForA64BitConstantIsRefused) {
   Dispatch d = spec_dispatch(64);
   d.constants.clear();
   d.specialization = {32, 5, 0x3f000000u, 1, 64, 0};
-  const std::string message = refusal(d);
+  const std::string message = spec_refusal(d);
   EXPECT_NE(message.find("constant_id 5 is int64_t in the shader, the dispatch gives word 0x00000000"),
             std::string::npos)
       << message;
@@ -113,7 +113,7 @@ TEST(VulkanSpecConstants, AWordForA64BitConstantIsRefused) {
 TEST(VulkanSpecConstants, AnIdGivenTwiceIsRefused) {
   Dispatch d = spec_dispatch(64);
   d.specialization = {64};  // constant_id 0 again, as a word
-  const std::string message = refusal(d);
+  const std::string message = spec_refusal(d);
   EXPECT_NE(message.find("specialization constant_id 0 is given twice (word 0x00000040, then uint 32u)"),
             std::string::npos)
       << message;
