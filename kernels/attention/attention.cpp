@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -235,9 +236,52 @@ std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
                     shared_bytes <= std::int64_t(l.max_shared_memory_bytes);
   return fits ? std::uint32_t(rows) : 0;
 }
-Dispatch gpu_fused(const Dims& s, bool causal, const DeviceLimits& l) {
-  const std::vector<std::uint32_t> push{u32(s.seq), u32(s.d),
-                                        std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))};
+// The workgroup-scope paths (attention_fused_workgroup.comp, VK_NV_cooperative_matrix2): query
+// rows per workgroup, keys per block, invocations, and whether the running maxima move only past
+// a threshold (lazy). `path` 1 to 10 picks one; 0 is the paths above. Latency at seq 4096, 32
+// heads, head dim 128 on the H100 (docs/performance.md) in the comments.
+struct FusedWorkgroupPath {
+  std::uint32_t rows, kb, wg, lazy;
+};
+constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
+    {64, 64, 128, 0},   // 1: 5.67 ms
+    {64, 32, 128, 0},   // 2: 1.94 ms
+    {128, 32, 256, 0},  // 3: 1.45 ms
+    {128, 64, 256, 0},  // 4: 2.11 ms
+    {64, 64, 256, 0},   // 5: 2.51 ms
+    {128, 64, 128, 0},  // 6: 9.59 ms
+    {128, 32, 256, 1},  // 7
+    {128, 64, 256, 1},  // 8
+    {64, 32, 128, 1},   // 9
+    {64, 64, 256, 1},   // 10
+};
+constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
+Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
+                             std::vector<std::uint32_t> push) {
+  const FusedWorkgroupPath w = kFusedWorkgroupPaths[path - 1];
+  if (l.cooperative_matrix_workgroup && w.wg > l.matrix_workgroup_max_invocations)
+    throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(w.wg) +
+                " invocations, over the device's " + std::to_string(l.matrix_workgroup_max_invocations) +
+                " for workgroup-scope matrices");
+  // Q's rows, or a block of K and one of V, as padded f16 rows (16 bytes per 8 halves, plus one).
+  const std::int64_t shared = 16 * (s.hd / 8 + 1) * std::max<std::int64_t>(w.rows, 2 * w.kb);
+  if (shared > std::int64_t(l.max_shared_memory_bytes))
+    throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(shared) +
+                " bytes of shared memory");
+  return {"attention/attention_fused_workgroup",
+          {"qkv", "attn"},
+          {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy},
+          std::move(push),
+          {u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1},
+          "fused"};
+}
+Dispatch gpu_fused(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l) {
+  std::vector<std::uint32_t> push{u32(s.seq), u32(s.d),
+                                  std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))};
+  // Where the device has tensor cores but not workgroup-scope matrices, or this build lacks the
+  // shader, the case is skipped naming which; without tensor cores (llvmpipe) the f32 shader runs.
+  if (path > 0 && (l.cooperative_matrix_f16 || l.cooperative_matrix_workgroup))
+    return gpu_fused_workgroup(s, causal, path, l, std::move(push));
   if (const std::uint32_t rows = fused_tensor_rows(s, l))
     return {"attention/attention_fused_coopmat",
             {"qkv", "attn"},
@@ -395,6 +439,10 @@ PERFGATE_KERNEL(attention_fused) {
              [](const Dims&, const DeviceLimits&) { return VulkanPlan{}; })
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
+      // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
+      // 10: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths.
+      .axis("path", {0}, {Backend::vulkan})
+      .axis_limits("path", 0, kLastFusedPath)
       .cost([causal_pairs](const Params& p) {
         const Dims s(p);
         // Per pair: a dot product and a weighted sum of hd (2 x 2 hd flops) and ~5 for the
@@ -412,7 +460,7 @@ PERFGATE_KERNEL(attention_fused) {
       .vulkan([](const Params& p, const DeviceLimits& l) {
         const Dims s(p);
         if (s.hd > 128) throw Error("attention_fused: head dimension " + std::to_string(s.hd) + " over 128");
-        return VulkanPlan{{gpu_fused(s, p["causal"] != 0, l)}};
+        return VulkanPlan{{gpu_fused(s, p["causal"] != 0, p["path"], l)}};
       });
 }
 
