@@ -237,23 +237,26 @@ std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
   return fits ? std::uint32_t(rows) : 0;
 }
 // The workgroup-scope paths (attention_fused_workgroup.comp, VK_NV_cooperative_matrix2): query
-// rows per workgroup, keys per block, invocations, and whether the running maxima move only past
-// a threshold (lazy). `path` 1 to 10 picks one; 0 is the paths above. Latency at seq 4096, 32
-// heads, head dim 128 on the H100 (docs/performance.md) in the comments.
+// rows per workgroup, keys per block, invocations, whether the running maxima move only past a
+// threshold (lazy), and whether the next block waits in registers as f16 (packed). `path` 1 to 12
+// picks one; 0 is the paths above. Latency at seq 4096, 32 heads, head dim 128 on the H100
+// (docs/performance.md) in the comments.
 struct FusedWorkgroupPath {
-  std::uint32_t rows, kb, wg, lazy;
+  std::uint32_t rows, kb, wg, lazy, packed = 0;
 };
 constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},   // 1: 5.67 ms
     {64, 32, 128, 0},   // 2: 1.94 ms
-    {128, 32, 256, 0},  // 3: 1.45 ms
+    {128, 32, 256, 0},  // 3: 1.44 ms, the fastest (the default)
     {128, 64, 256, 0},  // 4: 2.11 ms
     {64, 64, 256, 0},   // 5: 2.51 ms
     {128, 64, 128, 0},  // 6: 9.59 ms
-    {128, 32, 256, 1},  // 7
-    {128, 64, 256, 1},  // 8
-    {64, 32, 128, 1},   // 9
-    {64, 64, 256, 1},   // 10
+    {128, 32, 256, 1},  // 7: 1.71 ms (the flag's barrier costs more than the skipped work)
+    {128, 64, 256, 1},  // 8: 2.72 ms
+    {64, 32, 128, 1},   // 9: 1.90 ms
+    {64, 64, 256, 1},   // 10: 2.81 ms
+    {128, 32, 256, 0, 1},  // 11
+    {128, 64, 256, 0, 1},  // 12
 };
 constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
 Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
@@ -270,7 +273,7 @@ Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, cons
                 " bytes of shared memory");
   return {"attention/attention_fused_workgroup",
           {"qkv", "attn"},
-          {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy},
+          {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed},
           std::move(push),
           {u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1},
           "fused"};
@@ -440,8 +443,11 @@ PERFGATE_KERNEL(attention_fused) {
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
       // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
-      // 10: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths.
-      .axis("path", {0}, {Backend::vulkan})
+      // 12: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
+      // device has tensor cores, else f32. The default, 3, is the fastest on the H100 at seq 4096
+      // (1.44 ms against 2.42 for path 0, the default before 2026-11-26); a device with NV
+      // fragments but not VK_NV_cooperative_matrix2 skips it naming the extension.
+      .axis("path", {3}, {Backend::vulkan})
       .axis_limits("path", 0, kLastFusedPath)
       .cost([causal_pairs](const Params& p) {
         const Dims s(p);

@@ -32,6 +32,7 @@ layout(constant_id = 2) const uint CAUSAL = 0;
 layout(constant_id = 3) const uint ROWS = 64;  // query rows per workgroup
 layout(constant_id = 4) const uint KB = 64;    // keys per block
 layout(constant_id = 5) const uint LAZY = 0;   // 1: maxima moved only past TAU
+layout(constant_id = 6) const uint PACKED = 0;  // 1: the next block held as f16, half the registers
 const uint WG = gl_WorkGroupSize.x;
 const uint HD8 = HD / 8;                     // 8-float units per head row
 const uint LDH = HD8 + 1;                    // uvec4s per staged row of Q, K and V
@@ -54,6 +55,7 @@ shared uvec4 H[ROWS > 2 * KB ? ROWS * LDH : 2 * KB * LDH];
 shared uint moved;  // LAZY: some row's maximum moved after its first keys in this block
 
 vec4 k_next[2 * PER], v_next[2 * PER];  // the next block, 8 floats a unit
+uvec4 k_packed[PER], v_packed[PER];      // or (PACKED) 8 halves a unit
 
 uvec4 pack8(vec4 lo, vec4 hi) {
   return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
@@ -67,6 +69,10 @@ void load_block(uint k0, uint k_at, uint v_at, uint row_vec4s) {
     k_next[2 * t + 1] = load ? qkv[key * row_vec4s + k_at + e + 1] : vec4(0);
     v_next[2 * t] = load ? qkv[key * row_vec4s + v_at + e] : vec4(0);
     v_next[2 * t + 1] = load ? qkv[key * row_vec4s + v_at + e + 1] : vec4(0);
+    if (PACKED != 0) {
+      k_packed[t] = pack8(k_next[2 * t], k_next[2 * t + 1]);
+      v_packed[t] = pack8(v_next[2 * t], v_next[2 * t + 1]);
+    }
   }
 }
 
@@ -75,8 +81,8 @@ void store_block() {
     const uint u = gl_LocalInvocationID.x + t * WG;
     if (UNITS % WG == 0 || u < UNITS) {
       const uint at = (u / HD8) * LDH + u % HD8;
-      H[at] = pack8(k_next[2 * t], k_next[2 * t + 1]);
-      H[V_AT + at] = pack8(v_next[2 * t], v_next[2 * t + 1]);
+      H[at] = PACKED != 0 ? k_packed[t] : pack8(k_next[2 * t], k_next[2 * t + 1]);
+      H[V_AT + at] = PACKED != 0 ? v_packed[t] : pack8(v_next[2 * t], v_next[2 * t + 1]);
     }
   }
 }

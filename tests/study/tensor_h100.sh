@@ -20,12 +20,15 @@
 #          fragments; 1 to 6: workgroup scope), full and causal;
 #   lazy   attention_fused's workgroup-scope paths with and without the lazy maxima (3 and 7 to
 #          10), path 3 of the binary at BASE beside them, in alternating processes, causal too;
-#          then a baseline candidate for the default point at the fastest of them (--axis path).
+#          then a baseline candidate for the default point at the fastest of them (--axis path);
+#   packed attention_fused's path 3 with the next block held as f16 (11; 12 at 64 keys) beside
+#          path 3 of the binary at BASE, in alternating processes, then attention_fused's and
+#          matmul_f16's default points judged against the baselines in STUDY.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged, final, shapes, default, judge, order or lazy}
+round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy or packed}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -91,6 +94,14 @@ case $round in
     echo "fastest path: $best"
     step propose 150 "$B" baseline propose --backend vulkan "${T[@]}" 'attention_fused' --axis "path=$best" \
       --out "$W/candidate.yaml" ;;
-  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order or lazy)" >&2; exit 2 ;;
+  packed)
+    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
+    for i in 1 2; do
+      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3
+      step "paths-$i" 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,11,12
+    done
+    step judge1 60 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'attention_fused' 'matmul_f16'
+    step judge2 60 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'attention_fused' 'matmul_f16' ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy or packed)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi
