@@ -238,11 +238,12 @@ std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
 }
 // The workgroup-scope paths (attention_fused_workgroup.comp, VK_NV_cooperative_matrix2): query
 // rows per workgroup, keys per block, invocations, whether the running maxima move only past a
-// threshold (lazy), and whether the next block waits in registers as f16 (packed). `path` 1 to 12
-// picks one; 0 is the paths above. Latency at seq 4096, 32 heads, head dim 128 on the H100
+// threshold (lazy), whether the next block waits in registers as f16 (packed), and the shared
+// buffers of K and V (one: two barriers per block; two: one). `path` 1 to 16 picks one; 0 is the
+// paths above. Latency at seq 4096, 32 heads, head dim 128 on the H100
 // (docs/performance.md) in the comments.
 struct FusedWorkgroupPath {
-  std::uint32_t rows, kb, wg, lazy, packed = 0;
+  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1;
 };
 constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},   // 1: 5.67 ms
@@ -255,8 +256,12 @@ constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {128, 64, 256, 1},  // 8: 2.72 ms
     {64, 32, 128, 1},   // 9: 1.90 ms
     {64, 64, 256, 1},   // 10: 2.81 ms
-    {128, 32, 256, 0, 1},  // 11
-    {128, 64, 256, 0, 1},  // 12
+    {128, 32, 256, 0, 1},  // 11: 1.75 ms
+    {128, 64, 256, 0, 1},  // 12: 1.82 ms
+    {128, 32, 256, 0, 0, 2},  // 13
+    {64, 32, 128, 0, 0, 2},   // 14
+    {128, 16, 256, 0, 0, 2},  // 15
+    {128, 16, 256, 0, 0, 1},  // 16
 };
 constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
 Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
@@ -266,14 +271,15 @@ Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, cons
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(w.wg) +
                 " invocations, over the device's " + std::to_string(l.matrix_workgroup_max_invocations) +
                 " for workgroup-scope matrices");
-  // Q's rows, or a block of K and one of V, as padded f16 rows (16 bytes per 8 halves, plus one).
-  const std::int64_t shared = 16 * (s.hd / 8 + 1) * std::max<std::int64_t>(w.rows, 2 * w.kb);
+  // Q's rows, or the buffers of a block of K and one of V, as padded f16 rows (16 bytes per 8
+  // halves, plus one).
+  const std::int64_t shared = 16 * (s.hd / 8 + 1) * std::max<std::int64_t>(w.rows, 2 * w.kb * w.buffers);
   if (shared > std::int64_t(l.max_shared_memory_bytes))
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(shared) +
                 " bytes of shared memory");
   return {"attention/attention_fused_workgroup",
           {"qkv", "attn"},
-          {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed},
+          {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed, w.buffers},
           std::move(push),
           {u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1},
           "fused"};
@@ -443,7 +449,7 @@ PERFGATE_KERNEL(attention_fused) {
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
       // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
-      // 12: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
+      // 16: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
       // device has tensor cores, else f32. The default, 3, is the fastest on the H100 at seq 4096
       // (1.44 ms against 2.42 for path 0, the default before 2026-11-26); a device with NV
       // fragments but not VK_NV_cooperative_matrix2 skips it naming the extension.

@@ -22,7 +22,10 @@
 // TAU (log2 units): below that, P = exp2(S - M) stays under 2^TAU, well inside f16, and the stale
 // maximum cancels in O / L. O then needs its correction only in the rare blocks where some row's
 // maximum moved after its first keys: the workgroup learns that through a shared flag and one
-// more barrier, and skips the spreading reduction and the multiply otherwise.
+// more barrier, and skips the spreading reduction and the multiply otherwise. With BUFFERS 2, K
+// and V go through two shared buffers: the next block is stored into the other one after this
+// block's multiply-adds, and one barrier per block separates them instead of two (LAZY needs
+// BUFFERS 1).
 // attn = O / rowsum(L) is stored through a tensor layout that drops rows past seq. The f32 qkv
 // [seq, 3d] is read as vec4 (d and HD multiples of 4); shared f16 data is held as uvec4s (8
 // halves), rows padded by one against bank conflicts; coopMatLoad counts in uvec4s.
@@ -33,12 +36,14 @@ layout(constant_id = 3) const uint ROWS = 64;  // query rows per workgroup
 layout(constant_id = 4) const uint KB = 64;    // keys per block
 layout(constant_id = 5) const uint LAZY = 0;   // 1: maxima moved only past TAU
 layout(constant_id = 6) const uint PACKED = 0;  // 1: the next block held as f16, half the registers
+layout(constant_id = 7) const uint BUFFERS = 1;  // 1 or 2
 const uint WG = gl_WorkGroupSize.x;
 const uint HD8 = HD / 8;                     // 8-float units per head row
 const uint LDH = HD8 + 1;                    // uvec4s per staged row of Q, K and V
 const uint UNITS = KB * HD8;                 // of K (and of V) per block
 const uint PER = (UNITS + WG - 1) / WG;      // of those per invocation
 const uint V_AT = KB * LDH;
+const uint BUF = 2 * KB * LDH;               // uvec4s per buffer of K and V
 const float NEG_INF = -1.0 / 0.0;
 const float NO_MAX = -1.0e30;  // the running maximum before any key: finite, so M_old - M is 0, not NaN
 const float TAU = 8.0;         // P <= 2^8 between moves of the maximum (LAZY)
@@ -51,7 +56,7 @@ layout(std430, binding = 0) readonly buffer Qkv { vec4 qkv[]; };
 layout(std430, binding = 1) writeonly buffer Attn { float attn[]; };
 
 // Q before the loop, then K and V.
-shared uvec4 H[ROWS > 2 * KB ? ROWS * LDH : 2 * KB * LDH];
+shared uvec4 H[ROWS > BUFFERS * 2 * KB ? ROWS * LDH : BUFFERS * BUF];
 shared uint moved;  // LAZY: some row's maximum moved after its first keys in this block
 
 vec4 k_next[2 * PER], v_next[2 * PER];  // the next block, 8 floats a unit
@@ -76,11 +81,11 @@ void load_block(uint k0, uint k_at, uint v_at, uint row_vec4s) {
   }
 }
 
-void store_block() {
+void store_block(uint buf) {
   [[unroll]] for (uint t = 0; t < PER; ++t) {
     const uint u = gl_LocalInvocationID.x + t * WG;
     if (UNITS % WG == 0 || u < UNITS) {
-      const uint at = (u / HD8) * LDH + u % HD8;
+      const uint at = buf * BUF + (u / HD8) * LDH + u % HD8;
       H[at] = PACKED != 0 ? k_packed[t] : pack8(k_next[2 * t], k_next[2 * t + 1]);
       H[V_AT + at] = PACKED != 0 ? v_packed[t] : pack8(v_next[2 * t], v_next[2 * t + 1]);
     }
@@ -118,15 +123,23 @@ void main() {
   coopmat<float, gl_ScopeWorkgroup, ROWS, KB, gl_MatrixUseAccumulator> l =
       coopmat<float, gl_ScopeWorkgroup, ROWS, KB, gl_MatrixUseAccumulator>(0.0);
   const uint keys = CAUSAL != 0 ? min(seq, q0 + ROWS) : seq;
-  for (uint k0 = 0; k0 < keys; k0 += KB) {
-    barrier();  // Q (first block) or the previous block's K and V are read
-    store_block();
-    if (LAZY != 0 && gl_LocalInvocationID.x == 0) moved = 0;  // read before the barrier above
+  if (BUFFERS == 2) {
+    barrier();  // Q is read
+    store_block(0);
     barrier();
+  }
+  for (uint k0 = 0, block = 0; k0 < keys; k0 += KB, ++block) {
+    const uint buf = BUFFERS == 2 ? block & 1 : 0;
+    if (BUFFERS == 1) {
+      barrier();  // Q (first block) or the previous block's K and V are read
+      store_block(0);
+      if (LAZY != 0 && gl_LocalInvocationID.x == 0) moved = 0;  // read before the barrier above
+      barrier();
+    }
     if (k0 + KB < keys) load_block(k0 + KB, k_at, v_at, row_vec4s);
 
     coopmat<float16_t, gl_ScopeWorkgroup, HD, KB, gl_MatrixUseB> kt;  // K^T: K's rows as columns
-    coopMatLoad(kt, H, 0, LDH, gl_CooperativeMatrixLayoutColumnMajor);
+    coopMatLoad(kt, H, buf * BUF, LDH, gl_CooperativeMatrixLayoutColumnMajor);
     coopmat<float, gl_ScopeWorkgroup, ROWS, KB, gl_MatrixUseAccumulator> s =
         coopMatMulAdd(q, kt, coopmat<float, gl_ScopeWorkgroup, ROWS, KB, gl_MatrixUseAccumulator>(0.0));
     if (k0 + KB > seq || (CAUSAL != 0 && k0 + KB > q0 + 1)) coopMatPerElementNV(s, s, mask, q0, k0);
@@ -156,8 +169,13 @@ void main() {
     coopmat<float16_t, gl_ScopeWorkgroup, ROWS, KB, gl_MatrixUseA> p =
         coopmat<float16_t, gl_ScopeWorkgroup, ROWS, KB, gl_MatrixUseA>(s);
     coopmat<float16_t, gl_ScopeWorkgroup, KB, HD, gl_MatrixUseB> v;
-    coopMatLoad(v, H, V_AT, LDH, gl_CooperativeMatrixLayoutRowMajor);
+    coopMatLoad(v, H, buf * BUF + V_AT, LDH, gl_CooperativeMatrixLayoutRowMajor);
     o = coopMatMulAdd(p, v, o);
+    if (BUFFERS == 2) {
+      // The other buffer was last read in the previous block, before the barrier that ended it.
+      if (k0 + KB < keys) store_block(buf ^ 1);
+      barrier();
+    }
   }
 
   coopmat<float, gl_ScopeWorkgroup, ROWS, HD, gl_MatrixUseAccumulator> row_sum;

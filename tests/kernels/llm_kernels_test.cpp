@@ -361,7 +361,7 @@ TEST(KernelsVulkanPlan, FusedAttentionTakesTensorCoresWhereOffered) {
 }
 
 // attention_fused's workgroup-scope paths name their shape (specialization wg, HD, CAUSAL, ROWS,
-// KB, LAZY, PACKED) wherever the device has tensor cores (a device without VK_NV_cooperative_matrix2 is
+// KB, LAZY, PACKED, BUFFERS) wherever the device has tensor cores (a device without VK_NV_cooperative_matrix2 is
 // then told so by the shader's features), refuse more invocations than workgroup-scope matrices
 // take, and fall back to the f32 shader without tensor cores.
 TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
@@ -379,10 +379,10 @@ TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
   };
   const Dispatch d = k.vulkan_plan(point(7), limits).dispatches[0];
   EXPECT_EQ(d.shader, "attention/attention_fused_workgroup");
-  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{256, 128, 1, 128, 32, 1, 0}));
+  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{256, 128, 1, 128, 32, 1, 0, 1}));
   EXPECT_EQ(d.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
   EXPECT_EQ(k.vulkan_plan(point(2), limits).dispatches[0].specialization,
-            (std::vector<std::uint32_t>{128, 128, 1, 64, 32, 0, 0}));
+            (std::vector<std::uint32_t>{128, 128, 1, 64, 32, 0, 0, 1}));
   limits.matrix_workgroup_max_invocations = 128;
   EXPECT_THROW(k.vulkan_plan(point(7), limits), Error);
   limits.cooperative_matrix_workgroup = false;
