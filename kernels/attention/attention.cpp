@@ -236,14 +236,16 @@ std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
                     shared_bytes <= std::int64_t(l.max_shared_memory_bytes);
   return fits ? std::uint32_t(rows) : 0;
 }
-// The workgroup-scope paths (attention_fused_workgroup.comp, VK_NV_cooperative_matrix2): query
-// rows per workgroup, keys per block, invocations, whether the running maxima move only past a
-// threshold (lazy), whether the next block waits in registers as f16 (packed), and the shared
-// buffers of K and V (one: two barriers per block; two: one). `path` 1 to 16 picks one; 0 is the
-// paths above. Latency at seq 4096, 32 heads, head dim 128 on the H100
-// (docs/performance.md) in the comments.
+// The paths on VK_NV_cooperative_matrix2: query rows per workgroup, keys per block, invocations,
+// whether the running maxima move only past a threshold (lazy), whether the next block waits in
+// registers as f16 (packed), the shared buffers of K and V (one: two barriers per block; two:
+// one), and the shader: workgroup-scope matrices (attention_fused_workgroup.comp), or 16 rows per
+// subgroup with the softmax in registers (per_subgroup, attention_fused_rows.comp: rows is half
+// the invocations, lazy, packed and buffers do not apply). `path` 1 to 20 picks one; 0 is the
+// paths above. Latency at seq 4096, 32 heads, head dim 128 on the H100 (docs/performance.md) in
+// the comments.
 struct FusedWorkgroupPath {
-  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1;
+  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1, per_subgroup = 0;
 };
 constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},   // 1: 5.67 ms
@@ -258,16 +260,22 @@ constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 256, 1},   // 10: 2.81 ms
     {128, 32, 256, 0, 1},  // 11: 1.75 ms
     {128, 64, 256, 0, 1},  // 12: 1.82 ms
-    {128, 32, 256, 0, 0, 2},  // 13
-    {64, 32, 128, 0, 0, 2},   // 14
-    {128, 16, 256, 0, 0, 2},  // 15
-    {128, 16, 256, 0, 0, 1},  // 16
+    {128, 32, 256, 0, 0, 2},  // 13: 1.45 ms (one barrier per block saves nothing)
+    {64, 32, 128, 0, 0, 2},   // 14: 2.76 ms
+    {128, 16, 256, 0, 0, 2},  // 15: 1.60 ms
+    {128, 16, 256, 0, 0, 1},  // 16: 1.58 ms
+    {128, 32, 256, 0, 0, 1, 1},  // 17
+    {128, 64, 256, 0, 0, 1, 1},  // 18
+    {64, 32, 128, 0, 0, 1, 1},   // 19
+    {64, 64, 128, 0, 0, 1, 1},   // 20
 };
 constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
 Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
                              std::vector<std::uint32_t> push) {
   const FusedWorkgroupPath w = kFusedWorkgroupPaths[path - 1];
-  if (l.cooperative_matrix_workgroup && w.wg > l.matrix_workgroup_max_invocations)
+  if (w.per_subgroup && l.subgroup_size != 32)
+    throw Error("attention_fused: path=" + std::to_string(path) + " needs 32-lane subgroups (16 rows each)");
+  if (!w.per_subgroup && l.cooperative_matrix_workgroup && w.wg > l.matrix_workgroup_max_invocations)
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(w.wg) +
                 " invocations, over the device's " + std::to_string(l.matrix_workgroup_max_invocations) +
                 " for workgroup-scope matrices");
@@ -277,6 +285,13 @@ Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, cons
   if (shared > std::int64_t(l.max_shared_memory_bytes))
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(shared) +
                 " bytes of shared memory");
+  if (w.per_subgroup)
+    return {"attention/attention_fused_rows",
+            {"qkv", "attn"},
+            {w.wg, u32(s.hd), causal ? 1u : 0u, w.kb},
+            std::move(push),
+            {u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1},
+            "fused"};
   return {"attention/attention_fused_workgroup",
           {"qkv", "attn"},
           {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed, w.buffers},
@@ -449,7 +464,7 @@ PERFGATE_KERNEL(attention_fused) {
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
       // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
-      // 16: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
+      // 20: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
       // device has tensor cores, else f32. The default, 3, is the fastest on the H100 at seq 4096
       // (1.44 ms against 2.42 for path 0, the default before 2026-11-26); a device with NV
       // fragments but not VK_NV_cooperative_matrix2 skips it naming the extension.

@@ -383,8 +383,13 @@ TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
   EXPECT_EQ(d.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
   EXPECT_EQ(k.vulkan_plan(point(2), limits).dispatches[0].specialization,
             (std::vector<std::uint32_t>{128, 128, 1, 64, 32, 0, 0, 1}));
+  const Dispatch rows = k.vulkan_plan(point(17), limits).dispatches[0];
+  EXPECT_EQ(rows.shader, "attention/attention_fused_rows");
+  EXPECT_EQ(rows.specialization, (std::vector<std::uint32_t>{256, 128, 1, 32}));
+  EXPECT_EQ(rows.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
   limits.matrix_workgroup_max_invocations = 128;
   EXPECT_THROW(k.vulkan_plan(point(7), limits), Error);
+  EXPECT_NO_THROW(k.vulkan_plan(point(17), limits));  // subgroup-scope matrices: no such limit
   limits.cooperative_matrix_workgroup = false;
   EXPECT_EQ(k.vulkan_plan(point(7), limits).dispatches[0].shader, "attention/attention_fused_workgroup");
   limits.cooperative_matrix_f16 = false;

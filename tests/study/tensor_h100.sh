@@ -26,12 +26,14 @@
 #          matmul_f16's default points judged against the baselines in STUDY;
 #   buffers attention_fused's path 3 with K and V through two shared buffers (13; 14 at 64 rows on
 #          128 invocations; 15 at 16 keys per block) and at 16 keys through one (16), beside path
-#          3 of the binary at BASE, in alternating processes, causal too.
+#          3 of the binary at BASE, in alternating processes, causal too;
+#   rows   attention_fused's paths 17 to 20 (16 rows per subgroup, the softmax in registers through
+#          VK_NV_cooperative_matrix2's reductions) beside path 3, as in buffers.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy, packed or buffers}
+round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers or rows}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -112,6 +114,13 @@ case $round in
       step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,13,14,15,16
     done
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=3,13 ;;
-  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy, packed or buffers)" >&2; exit 2 ;;
+  rows)
+    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
+    for i in 1 2; do
+      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3
+      step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,17,18,19,20
+    done
+    step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=3,17,18,19,20 ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers or rows)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi
