@@ -41,6 +41,7 @@ struct Dims {
         {"scores", [](const Dims& s) { return s.heads * s.seq * s.seq; }},
         {"probs", [](const Dims& s) { return s.heads * s.seq * s.seq; }},
         {"attn", [](const Dims& s) { return s.seq * s.d; }},
+        {"kv16", [](const Dims& s) { return s.seq * s.d; }},  // K and V as f16: 2d halves a token
         {"out", [](const Dims& s) { return s.seq * s.d; }}};
     return std::size_t(sizes.at(buffer)(*this));
   }
@@ -241,11 +242,12 @@ std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
 // registers as f16 (packed), the shared buffers of K and V (one: two barriers per block; two:
 // one), and the shader: workgroup-scope matrices (attention_fused_workgroup.comp), or 16 rows per
 // subgroup with the softmax in registers (per_subgroup, attention_fused_rows.comp: rows is half
-// the invocations, lazy, packed and buffers do not apply). `path` 1 to 20 picks one; 0 is the
+// the invocations, lazy, packed and buffers do not apply), which with f16kv reads K and V from
+// kv16, rounded to f16 by a pre-pass (attention_kv_f16.comp). `path` 1 to 24 picks one; 0 is the
 // paths above. Latency at seq 4096, 32 heads, head dim 128 on the H100 (docs/performance.md) in
 // the comments.
 struct FusedWorkgroupPath {
-  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1, per_subgroup = 0;
+  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1, per_subgroup = 0, f16kv = 0;
 };
 constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},   // 1: 5.67 ms
@@ -264,14 +266,18 @@ constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 32, 128, 0, 0, 2},   // 14: 2.76 ms
     {128, 16, 256, 0, 0, 2},  // 15: 1.60 ms
     {128, 16, 256, 0, 0, 1},  // 16: 1.58 ms
-    {128, 32, 256, 0, 0, 1, 1},  // 17
-    {128, 64, 256, 0, 0, 1, 1},  // 18
-    {64, 32, 128, 0, 0, 1, 1},   // 19
-    {64, 64, 128, 0, 0, 1, 1},   // 20
+    {128, 32, 256, 0, 0, 1, 1},  // 17: 1.46 ms
+    {128, 64, 256, 0, 0, 1, 1},  // 18: 1.39 ms
+    {64, 32, 128, 0, 0, 1, 1},   // 19: 1.78 ms
+    {64, 64, 128, 0, 0, 1, 1},   // 20: 3.59 ms
+    {128, 32, 256, 0, 0, 1, 1, 1},  // 21
+    {128, 64, 256, 0, 0, 1, 1, 1},  // 22
+    {64, 32, 128, 0, 0, 1, 1, 1},   // 23
+    {64, 64, 128, 0, 0, 1, 1, 1},   // 24
 };
 constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
-Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
-                             std::vector<std::uint32_t> push) {
+VulkanPlan gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
+                               std::vector<std::uint32_t> push) {
   const FusedWorkgroupPath w = kFusedWorkgroupPaths[path - 1];
   if (w.per_subgroup && l.subgroup_size != 32)
     throw Error("attention_fused: path=" + std::to_string(path) + " needs 32-lane subgroups (16 rows each)");
@@ -285,21 +291,35 @@ Dispatch gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, cons
   if (shared > std::int64_t(l.max_shared_memory_bytes))
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(shared) +
                 " bytes of shared memory");
-  if (w.per_subgroup)
-    return {"attention/attention_fused_rows",
-            {"qkv", "attn"},
-            {w.wg, u32(s.hd), causal ? 1u : 0u, w.kb},
-            std::move(push),
-            {u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1},
-            "fused"};
-  return {"attention/attention_fused_workgroup",
-          {"qkv", "attn"},
-          {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed, w.buffers},
-          std::move(push),
-          {u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1},
-          "fused"};
+  const std::array<std::uint32_t, 3> groups{u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1};
+  if (!w.per_subgroup)
+    return {{{"attention/attention_fused_workgroup",
+              {"qkv", "attn"},
+              {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed, w.buffers},
+              std::move(push),
+              groups,
+              "fused"}}};
+  VulkanPlan plan;
+  if (w.f16kv) {
+    constexpr std::uint32_t kWg = 256;
+    const std::int64_t units = s.seq * s.d / 4;  // 8 halves of K or V each
+    const std::int64_t workgroups = (units + kWg - 1) / kWg, x = std::min<std::int64_t>(workgroups, 65535);
+    plan.dispatches.push_back({"attention/attention_kv_f16",
+                               {"qkv", "kv16"},
+                               {kWg},
+                               {u32(s.seq), u32(s.d)},
+                               {u32(x), u32((workgroups + x - 1) / x), 1},
+                               "kv_f16"});
+  }
+  plan.dispatches.push_back({"attention/attention_fused_rows",
+                             {"qkv", "attn", "kv16"},
+                             {w.wg, u32(s.hd), causal ? 1u : 0u, w.kb, w.f16kv},
+                             std::move(push),
+                             groups,
+                             "fused"});
+  return plan;
 }
-Dispatch gpu_fused(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l) {
+VulkanPlan gpu_fused(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l) {
   std::vector<std::uint32_t> push{u32(s.seq), u32(s.d),
                                   std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))};
   // Where the device has tensor cores but not workgroup-scope matrices, or this build lacks the
@@ -307,19 +327,19 @@ Dispatch gpu_fused(const Dims& s, bool causal, std::int64_t path, const DeviceLi
   if (path > 0 && (l.cooperative_matrix_f16 || l.cooperative_matrix_workgroup))
     return gpu_fused_workgroup(s, causal, path, l, std::move(push));
   if (const std::uint32_t rows = fused_tensor_rows(s, l))
-    return {"attention/attention_fused_coopmat",
-            {"qkv", "attn"},
-            {rows * 2, u32(s.hd), causal ? 1u : 0u, rows},
-            push,
-            {u32((s.seq + rows - 1) / rows), u32(s.heads), 1},
-            "fused"};
+    return {{{"attention/attention_fused_coopmat",
+              {"qkv", "attn"},
+              {rows * 2, u32(s.hd), causal ? 1u : 0u, rows},
+              push,
+              {u32((s.seq + rows - 1) / rows), u32(s.heads), 1},
+              "fused"}}};
   const std::uint32_t wg = std::min<std::uint32_t>(64, l.max_workgroup_invocations);
-  return {"attention/attention_fused",
-          {"qkv", "attn"},
-          {wg, u32(s.hd), causal ? 1u : 0u},
-          push,
-          {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
-          "fused"};
+  return {{{"attention/attention_fused",
+            {"qkv", "attn"},
+            {wg, u32(s.hd), causal ? 1u : 0u},
+            push,
+            {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
+            "fused"}}};
 }
 Dispatch gpu_output(const Dims& s, const DeviceLimits& l) {
   return gpu_matmul(output_shape(s), {}, l, {"attn", "wo", "out"}, "output");
@@ -459,12 +479,12 @@ PERFGATE_KERNEL(attention_fused) {
              "causal mask as an axis; f32 qkv in and attn out, on tensor cores Q, K, V and the "
              "probabilities rounded to f16 with f32 accumulation and softmax (tolerance 2e-3), "
              "elsewhere all f32",
-             {"qkv"}, {"attn"}, {}, [](const Dims&) { return 0.0; }, {}, [](const Dims&, Buffers&) {},
+             {"qkv"}, {"attn"}, {"kv16"}, [](const Dims&) { return 0.0; }, {}, [](const Dims&, Buffers&) {},
              [](const Dims&, const DeviceLimits&) { return VulkanPlan{}; })
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
       // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
-      // 20: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
+      // 24: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
       // device has tensor cores, else f32. The default, 3, is the fastest on the H100 at seq 4096
       // (1.44 ms against 2.42 for path 0, the default before 2026-11-26); a device with NV
       // fragments but not VK_NV_cooperative_matrix2 skips it naming the extension.
@@ -487,7 +507,7 @@ PERFGATE_KERNEL(attention_fused) {
       .vulkan([](const Params& p, const DeviceLimits& l) {
         const Dims s(p);
         if (s.hd > 128) throw Error("attention_fused: head dimension " + std::to_string(s.hd) + " over 128");
-        return VulkanPlan{{gpu_fused(s, p["causal"] != 0, p["path"], l)}};
+        return gpu_fused(s, p["causal"] != 0, p["path"], l);
       });
 }
 

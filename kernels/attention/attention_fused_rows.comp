@@ -23,11 +23,14 @@
 // barriers. Under CAUSAL, blocks wholly after a subgroup's rows are skipped and the workgroup
 // stops at its last row's key. Q is scaled by log2(e) / sqrt(HD) and rounded to f16; qkv
 // [seq, 3d] is read as vec4 (d and HD multiples of 4) and attn [seq, d] written as f32; seq is a
-// multiple of 16, so a subgroup's rows are all in range or all out.
+// multiple of 16, so a subgroup's rows are all in range or all out. With F16KV, K and V come
+// already rounded to f16 from kv [seq, 2d] (attention_kv_f16.comp): half the bytes to load and
+// hold, nothing to convert.
 layout(local_size_x_id = 0) in;  // 32 per subgroup
 layout(constant_id = 1) const uint HD = 128;
 layout(constant_id = 2) const uint CAUSAL = 0;
 layout(constant_id = 3) const uint KB = 32;  // keys per block
+layout(constant_id = 4) const uint F16KV = 0;  // 1: K and V read from kv
 const uint WG = gl_WorkGroupSize.x;
 const uint ROWS = WG / 2;                    // 16 per subgroup of 32
 const uint HF = HD / 16;                     // fragments across the head dimension
@@ -46,11 +49,13 @@ layout(push_constant) uniform Shape {
 };
 layout(std430, binding = 0) readonly buffer Qkv { vec4 qkv[]; };
 layout(std430, binding = 1) writeonly buffer Attn { float attn[]; };
+layout(std430, binding = 2) readonly buffer Kv { uvec4 kv[]; };  // K then V per token, f16
 
 // Q before the loop, then K and V.
 shared uvec4 H[ROWS > 2 * KB ? ROWS * LDH : 2 * KB * LDH];
 
 vec4 k_next[2 * PER], v_next[2 * PER];  // the next block, 8 floats a unit
+uvec4 k_half[PER], v_half[PER];          // or (F16KV) 8 halves a unit
 
 uvec4 pack8(vec4 lo, vec4 hi) {
   return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
@@ -60,6 +65,12 @@ void load_block(uint k0, uint k_at, uint v_at, uint row_vec4s) {
   [[unroll]] for (uint t = 0; t < PER; ++t) {
     const uint u = gl_LocalInvocationID.x + t * WG, key = k0 + u / HD8, e = 2 * (u % HD8);
     const bool load = (UNITS % WG == 0 || u < UNITS) && key < seq;
+    if (F16KV != 0) {
+      const uint at = key * (d / 4) + gl_WorkGroupID.y * HD8 + u % HD8;  // d / 8 uvec4s of K, then of V
+      k_half[t] = load ? kv[at] : uvec4(0);
+      v_half[t] = load ? kv[at + d / 8] : uvec4(0);
+      continue;
+    }
     k_next[2 * t] = load ? qkv[key * row_vec4s + k_at + e] : vec4(0);
     k_next[2 * t + 1] = load ? qkv[key * row_vec4s + k_at + e + 1] : vec4(0);
     v_next[2 * t] = load ? qkv[key * row_vec4s + v_at + e] : vec4(0);
@@ -72,8 +83,8 @@ void store_block() {
     const uint u = gl_LocalInvocationID.x + t * WG;
     if (UNITS % WG == 0 || u < UNITS) {
       const uint at = (u / HD8) * LDH + u % HD8;
-      H[at] = pack8(k_next[2 * t], k_next[2 * t + 1]);
-      H[V_AT + at] = pack8(v_next[2 * t], v_next[2 * t + 1]);
+      H[at] = F16KV != 0 ? k_half[t] : pack8(k_next[2 * t], k_next[2 * t + 1]);
+      H[V_AT + at] = F16KV != 0 ? v_half[t] : pack8(v_next[2 * t], v_next[2 * t + 1]);
     }
   }
 }

@@ -28,12 +28,14 @@
 #          128 invocations; 15 at 16 keys per block) and at 16 keys through one (16), beside path
 #          3 of the binary at BASE, in alternating processes, causal too;
 #   rows   attention_fused's paths 17 to 20 (16 rows per subgroup, the softmax in registers through
-#          VK_NV_cooperative_matrix2's reductions) beside path 3, as in buffers.
+#          VK_NV_cooperative_matrix2's reductions) beside path 3, as in buffers;
+#   f16kv  attention_fused's paths 21 to 24 (17 to 20 with K and V rounded to f16 by a pre-pass)
+#          beside paths 3 and 18, and path 18 of the binary at BASE, causal too.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers or rows}
+round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers, rows or f16kv}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -121,6 +123,13 @@ case $round in
       step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,17,18,19,20
     done
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=3,17,18,19,20 ;;
-  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers or rows)" >&2; exit 2 ;;
+  f16kv)
+    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
+    for i in 1 2; do
+      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=18
+      step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,18,21,22,23,24
+    done
+    step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=18,21,22,23,24 ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers, rows or f16kv)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi

@@ -228,7 +228,7 @@ TEST(VulkanKernels, AttentionFusedWorkgroupPathsMatchTheReferenceOrAreSkippedNam
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
   const KernelDef* fused = find_kernel("attention_fused");
   ASSERT_NE(fused, nullptr);
-  for (std::int64_t path = 1; path <= 20; ++path)
+  for (std::int64_t path = 1; path <= 24; ++path)
     for (std::int64_t causal : {0, 1}) {
       const Params params({{"seq", 144}, {"dmodel", 256}, {"heads", 2}, {"causal", causal}, {"path", path}});
       SCOPED_TRACE(params.id());
