@@ -252,7 +252,7 @@ struct FusedWorkgroupPath {
 constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},   // 1: 5.67 ms
     {64, 32, 128, 0},   // 2: 1.94 ms
-    {128, 32, 256, 0},  // 3: 1.44 ms, the fastest (the default)
+    {128, 32, 256, 0},  // 3: 1.44 ms (the default from the first round)
     {128, 64, 256, 0},  // 4: 2.11 ms
     {64, 64, 256, 0},   // 5: 2.51 ms
     {128, 64, 128, 0},  // 6: 9.59 ms
@@ -270,10 +270,10 @@ constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {128, 64, 256, 0, 0, 1, 1},  // 18: 1.39 ms
     {64, 32, 128, 0, 0, 1, 1},   // 19: 1.78 ms
     {64, 64, 128, 0, 0, 1, 1},   // 20: 3.59 ms
-    {128, 32, 256, 0, 0, 1, 1, 1},  // 21
-    {128, 64, 256, 0, 0, 1, 1, 1},  // 22
-    {64, 32, 128, 0, 0, 1, 1, 1},   // 23
-    {64, 64, 128, 0, 0, 1, 1, 1},   // 24
+    {128, 32, 256, 0, 0, 1, 1, 1},  // 21: 1.27 ms
+    {128, 64, 256, 0, 0, 1, 1, 1},  // 22: 1.20 ms (the pre-pass 70 µs of it), the fastest: the default
+    {64, 32, 128, 0, 0, 1, 1, 1},   // 23: 1.37 ms
+    {64, 64, 128, 0, 0, 1, 1, 1},   // 24: 1.77 ms
 };
 constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
 VulkanPlan gpu_fused_workgroup(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l,
@@ -484,11 +484,12 @@ PERFGATE_KERNEL(attention_fused) {
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
       // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
-      // 24: workgroup-scope matrices (VK_NV_cooperative_matrix2), kFusedWorkgroupPaths, where the
-      // device has tensor cores, else f32. The default, 3, is the fastest on the H100 at seq 4096
-      // (1.44 ms against 2.42 for path 0, the default before 2026-11-26); a device with NV
-      // fragments but not VK_NV_cooperative_matrix2 skips it naming the extension.
-      .axis("path", {3}, {Backend::vulkan})
+      // 24: on VK_NV_cooperative_matrix2 (kFusedWorkgroupPaths) where the device has tensor cores,
+      // else f32. The default, 22 (16 rows per subgroup, the softmax in registers, K and V rounded
+      // to f16 by a pre-pass), is the fastest on the H100 at seq 4096 (1.20 ms against 2.42 for
+      // path 0, the default before 2026-11-26); a device with NV fragments but not
+      // VK_NV_cooperative_matrix2 skips it naming the extension.
+      .axis("path", {22}, {Backend::vulkan})
       .axis_limits("path", 0, kLastFusedPath)
       .cost([causal_pairs](const Params& p) {
         const Dims s(p);
