@@ -30,12 +30,13 @@
 #   rows   attention_fused's paths 17 to 20 (16 rows per subgroup, the softmax in registers through
 #          VK_NV_cooperative_matrix2's reductions) beside path 3, as in buffers;
 #   f16kv  attention_fused's paths 21 to 24 (17 to 20 with K and V rounded to f16 by a pre-pass)
-#          beside paths 3 and 18, and path 18 of the binary at BASE, causal too.
+#          beside paths 3 and 18, and path 18 of the binary at BASE, causal too;
+#   propose a baseline candidate for attention_fused's default point, copied to OUT.
 # Every case is checked against its CPU reference on random data before it is timed. Logs go to
 # WORK (default /tmp/tensor-ROUND), packed into $OUT/tensor-ROUND.tgz when OUT is set.
 #   . .device/env.sh && PERFGATE=.study/tensor/perfgate bash .study/tensor/tensor_h100.sh sweep
 set -uo pipefail
-round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers, rows or f16kv}
+round=${1:?round: sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers, rows, f16kv or propose}
 B=${PERFGATE:-build/perfgate}
 D=${STUDY:-.study/tensor}
 W=${WORK:-/tmp/tensor-$round}
@@ -130,6 +131,9 @@ case $round in
       step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,18,21,22,23,24
     done
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=18,21,22,23,24 ;;
-  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers, rows or f16kv)" >&2; exit 2 ;;
+  propose)
+    step propose 150 "$B" baseline propose --backend vulkan "${T[@]}" 'attention_fused' --out "$W/candidate.yaml"
+    cp "$W/candidate.yaml" "${OUT:-$W}/" ;;
+  *) echo "unknown round $round (sweep, staged, final, shapes, default, judge, order, lazy, packed, buffers, rows, f16kv or propose)" >&2; exit 2 ;;
 esac
 if [ -n "${OUT:-}" ]; then tar czf "$OUT/tensor-$round.tgz" -C "$W" --exclude cache .; fi
