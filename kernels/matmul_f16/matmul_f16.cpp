@@ -41,14 +41,14 @@ struct WorkgroupPath {
   std::int64_t bk, buffers, rows, cols, group = 0;
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
-    {32, 1, 1, 1},  // 3: 276 / 182
-    {64, 1, 1, 1},  // 4: 153 / 253
-    {32, 2, 1, 1},  // 5: two buffers, one barrier per step: 157 / 152
-    {16, 2, 1, 1},  // 6: 163 / 111
-    {32, 1, 1, 2},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
-    {16, 2, 1, 2},  // 8: 44 / 152
-    {32, 1, 2, 1},  // 9: 2 tile x tile: 45 / 225
-    {16, 2, 2, 1},  // 10: 47 / 147
+    {32, 1, 1, 1},      // 3: 276 / 182
+    {64, 1, 1, 1},      // 4: 153 / 253
+    {32, 2, 1, 1},      // 5: two buffers, one barrier per step: 157 / 152
+    {16, 2, 1, 1},      // 6: 163 / 111
+    {32, 1, 1, 2},      // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
+    {16, 2, 1, 2},      // 8: 44 / 152
+    {32, 1, 2, 1},      // 9: 2 tile x tile: 45 / 225
+    {16, 2, 2, 1},      // 10: 47 / 147
     {32, 1, 1, 1, 8},   // 11: as 3, bands of 8 tile rows
     {32, 1, 1, 1, 16},  // 12: as 3, bands of 16
     {32, 1, 1, 2, 8},   // 13: as 7, bands of 8
@@ -143,7 +143,8 @@ PERFGATE_KERNEL(matmul_f16) {
                         " at tile=" + std::to_string(p["tile"]) + " needs " + std::to_string(shared) +
                         " bytes of shared memory");
           d.shader = "matmul_f16/matmul_f16_workgroup";
-          d.specialization = {wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers), std::uint32_t(w.group)};
+          d.specialization = {
+              wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers), std::uint32_t(w.group)};
           d.groups = {n / tn, m / tm, 1};
         } else if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);

@@ -247,8 +247,8 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
 }
 
 // matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step, shared
-// buffers and tile order (specialization wg, TM, TN, BK, BUFFERS, GROUP), rectangular tiles need m and n to be
-// multiples of their sides, and a path whose buffers overflow the shared memory is refused.
+// buffers and tile order (specialization wg, TM, TN, BK, BUFFERS, GROUP), rectangular tiles need m and n to
+// be multiples of their sides, and a path whose buffers overflow the shared memory is refused.
 TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
   DeviceLimits limits;  // H100-like
   limits.subgroup_size = 32;
@@ -264,11 +264,11 @@ TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
     std::int64_t staged;
     std::vector<std::uint32_t> specialization;
     std::array<std::uint32_t, 3> groups;
-  } paths[] = {{3, {128, 64, 64, 32, 1, 0}, {4, 4, 1}},    {4, {128, 64, 64, 64, 1, 0}, {4, 4, 1}},
-               {5, {128, 64, 64, 32, 2, 0}, {4, 4, 1}},    {6, {128, 64, 64, 16, 2, 0}, {4, 4, 1}},
-               {7, {128, 64, 128, 32, 1, 0}, {2, 4, 1}},   {8, {128, 64, 128, 16, 2, 0}, {2, 4, 1}},
-               {9, {128, 128, 64, 32, 1, 0}, {4, 2, 1}},   {10, {128, 128, 64, 16, 2, 0}, {4, 2, 1}},
-               {11, {128, 64, 64, 32, 1, 8}, {4, 4, 1}},   {12, {128, 64, 64, 32, 1, 16}, {4, 4, 1}},
+  } paths[] = {{3, {128, 64, 64, 32, 1, 0}, {4, 4, 1}},  {4, {128, 64, 64, 64, 1, 0}, {4, 4, 1}},
+               {5, {128, 64, 64, 32, 2, 0}, {4, 4, 1}},  {6, {128, 64, 64, 16, 2, 0}, {4, 4, 1}},
+               {7, {128, 64, 128, 32, 1, 0}, {2, 4, 1}}, {8, {128, 64, 128, 16, 2, 0}, {2, 4, 1}},
+               {9, {128, 128, 64, 32, 1, 0}, {4, 2, 1}}, {10, {128, 128, 64, 16, 2, 0}, {4, 2, 1}},
+               {11, {128, 64, 64, 32, 1, 8}, {4, 4, 1}}, {12, {128, 64, 64, 32, 1, 16}, {4, 4, 1}},
                {13, {128, 64, 128, 32, 1, 8}, {2, 4, 1}}};
   for (const auto& path : paths) {
     SCOPED_TRACE(path.staged);
@@ -361,9 +361,9 @@ TEST(KernelsVulkanPlan, FusedAttentionTakesTensorCoresWhereOffered) {
 }
 
 // attention_fused's workgroup-scope paths name their shape (specialization wg, HD, CAUSAL, ROWS,
-// KB, LAZY, PACKED, BUFFERS) wherever the device has tensor cores (a device without VK_NV_cooperative_matrix2 is
-// then told so by the shader's features), refuse more invocations than workgroup-scope matrices
-// take, and fall back to the f32 shader without tensor cores.
+// KB, LAZY, PACKED, BUFFERS) wherever the device has tensor cores (a device without VK_NV_cooperative_matrix2
+// is then told so by the shader's features), refuse more invocations than workgroup-scope matrices take, and
+// fall back to the f32 shader without tensor cores.
 TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
   DeviceLimits limits{.subgroup_size = 32,  // H100-like
                       .subgroup_arithmetic = true,

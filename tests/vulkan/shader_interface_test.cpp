@@ -125,7 +125,8 @@ TEST(VulkanShaderInterface, MatrixShadersNameTheExtensionTheyNeed) {
 // the extension is told which one it lacks.
 TEST(VulkanShaderInterface, MatrixReductionsNameTheExtensionTheyNeed) {
   const std::string name = "attention/attention_fused_rows";
-  if (find_shader(name).empty()) GTEST_SKIP() << name << " is not in this build: " << left_out_shader_reason(name);
+  if (find_shader(name).empty())
+    GTEST_SKIP() << name << " is not in this build: " << left_out_shader_reason(name);
   const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
   const auto& caps = shader.capabilities;
   for (std::uint32_t capability : {5430u, 5431u, 5432u})  // reductions, conversions, per-element
