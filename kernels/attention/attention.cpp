@@ -15,6 +15,7 @@
 #include <memory>
 #include <random>
 
+#include "attention_fused_paths.h"
 #include "attention_reference.h"
 #include "kernels/common/gemm_cpu.h"
 #include "kernels/common/matmul_plan.h"
@@ -40,6 +41,7 @@ struct Dims {
         {"scores", [](const Dims& s) { return s.heads * s.seq * s.seq; }},
         {"probs", [](const Dims& s) { return s.heads * s.seq * s.seq; }},
         {"attn", [](const Dims& s) { return s.seq * s.d; }},
+        {"kv16", [](const Dims& s) { return s.seq * s.d; }},  // K and V as f16: 2d halves a token
         {"out", [](const Dims& s) { return s.seq * s.d; }}};
     return std::size_t(sizes.at(buffer)(*this));
   }
@@ -235,23 +237,27 @@ std::uint32_t fused_tensor_rows(const Dims& s, const DeviceLimits& l) {
                     shared_bytes <= std::int64_t(l.max_shared_memory_bytes);
   return fits ? std::uint32_t(rows) : 0;
 }
-Dispatch gpu_fused(const Dims& s, bool causal, const DeviceLimits& l) {
-  const std::vector<std::uint32_t> push{u32(s.seq), u32(s.d),
-                                        std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))};
+VulkanPlan gpu_fused(const Dims& s, bool causal, std::int64_t path, const DeviceLimits& l) {
+  std::vector<std::uint32_t> push{u32(s.seq), u32(s.d),
+                                  std::bit_cast<std::uint32_t>(float(1 / std::sqrt(double(s.hd))))};
+  // Where the device has tensor cores but not workgroup-scope matrices, or this build lacks the
+  // shader, the case is skipped naming which; without tensor cores (llvmpipe) the f32 shader runs.
+  if (path > 0 && (l.cooperative_matrix_f16 || l.cooperative_matrix_workgroup))
+    return fused_matrix2_plan({s.seq, s.d, s.heads, s.hd}, causal, path, l, std::move(push));
   if (const std::uint32_t rows = fused_tensor_rows(s, l))
-    return {"attention/attention_fused_coopmat",
-            {"qkv", "attn"},
-            {rows * 2, u32(s.hd), causal ? 1u : 0u, rows},
-            push,
-            {u32((s.seq + rows - 1) / rows), u32(s.heads), 1},
-            "fused"};
+    return {{{"attention/attention_fused_coopmat",
+              {"qkv", "attn"},
+              {rows * 2, u32(s.hd), causal ? 1u : 0u, rows},
+              push,
+              {u32((s.seq + rows - 1) / rows), u32(s.heads), 1},
+              "fused"}}};
   const std::uint32_t wg = std::min<std::uint32_t>(64, l.max_workgroup_invocations);
-  return {"attention/attention_fused",
-          {"qkv", "attn"},
-          {wg, u32(s.hd), causal ? 1u : 0u},
-          push,
-          {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
-          "fused"};
+  return {{{"attention/attention_fused",
+            {"qkv", "attn"},
+            {wg, u32(s.hd), causal ? 1u : 0u},
+            push,
+            {u32((s.seq + wg - 1) / wg), u32(s.heads), 1},
+            "fused"}}};
 }
 Dispatch gpu_output(const Dims& s, const DeviceLimits& l) {
   return gpu_matmul(output_shape(s), {}, l, {"attn", "wo", "out"}, "output");
@@ -391,10 +397,18 @@ PERFGATE_KERNEL(attention_fused) {
              "causal mask as an axis; f32 qkv in and attn out, on tensor cores Q, K, V and the "
              "probabilities rounded to f16 with f32 accumulation and softmax (tolerance 2e-3), "
              "elsewhere all f32",
-             {"qkv"}, {"attn"}, {}, [](const Dims&) { return 0.0; }, {}, [](const Dims&, Buffers&) {},
+             {"qkv"}, {"attn"}, {"kv16"}, [](const Dims&) { return 0.0; }, {}, [](const Dims&, Buffers&) {},
              [](const Dims&, const DeviceLimits&) { return VulkanPlan{}; })
       .axis("causal", {0})
       .axis_limits("causal", 0, 1)
+      // 0: 16 query rows per subgroup on NV fragments where the device has them, else f32; 1 to
+      // 24: on VK_NV_cooperative_matrix2 (kFusedWorkgroupPaths) where the device has tensor cores,
+      // else f32. The default, 22 (16 rows per subgroup, the softmax in registers, K and V rounded
+      // to f16 by a pre-pass), is the fastest on the H100 at seq 4096 (1.20 ms against 2.42 for
+      // path 0, the default before 2026-11-26); a device with NV fragments but not
+      // VK_NV_cooperative_matrix2 skips it naming the extension.
+      .axis("path", {22}, {Backend::vulkan})
+      .axis_limits("path", 0, kLastFusedPath)
       .cost([causal_pairs](const Params& p) {
         const Dims s(p);
         // Per pair: a dot product and a weighted sum of hd (2 x 2 hd flops) and ~5 for the
@@ -412,7 +426,7 @@ PERFGATE_KERNEL(attention_fused) {
       .vulkan([](const Params& p, const DeviceLimits& l) {
         const Dims s(p);
         if (s.hd > 128) throw Error("attention_fused: head dimension " + std::to_string(s.hd) + " over 128");
-        return VulkanPlan{{gpu_fused(s, p["causal"] != 0, l)}};
+        return gpu_fused(s, p["causal"] != 0, p["path"], l);
       });
 }
 

@@ -34,20 +34,24 @@ std::vector<float> widen(std::span<const std::uint16_t> halves) {
 constexpr double kTolerance = 1e-4;
 
 // The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
-// workgroup, blocks bk deep staged through `buffers` shared buffers. TFLOP/s at 4096^3 on the
-// H100 at tile 128 (wg 128 / 256; docs/performance.md): the first is the fastest.
+// workgroup, blocks bk deep staged through `buffers` shared buffers, the C tiles walked in bands
+// of `group` tile rows (0: row by row). TFLOP/s at 4096^3 on the H100 at tile 128 (wg 128 / 256;
+// docs/performance.md): the first is the fastest.
 struct WorkgroupPath {
-  std::int64_t bk, buffers, rows, cols;
+  std::int64_t bk, buffers, rows, cols, group = 0;
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
-    {32, 1, 1, 1},  // 3: 276 / 182
-    {64, 1, 1, 1},  // 4: 153 / 253
-    {32, 2, 1, 1},  // 5: two buffers, one barrier per step: 157 / 152
-    {16, 2, 1, 1},  // 6: 163 / 111
-    {32, 1, 1, 2},  // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
-    {16, 2, 1, 2},  // 8: 44 / 152
-    {32, 1, 2, 1},  // 9: 2 tile x tile: 45 / 225
-    {16, 2, 2, 1},  // 10: 47 / 147
+    {32, 1, 1, 1},      // 3: 276 / 182
+    {64, 1, 1, 1},      // 4: 153 / 253
+    {32, 2, 1, 1},      // 5: two buffers, one barrier per step: 157 / 152
+    {16, 2, 1, 1},      // 6: 163 / 111
+    {32, 1, 1, 2},      // 7: tile x 2 tile: 50 (accumulators past the registers) / 248
+    {16, 2, 1, 2},      // 8: 44 / 152
+    {32, 1, 2, 1},      // 9: 2 tile x tile: 45 / 225
+    {16, 2, 2, 1},      // 10: 47 / 147
+    {32, 1, 1, 1, 8},   // 11: as 3, bands of 8 tile rows
+    {32, 1, 1, 1, 16},  // 12: as 3, bands of 16
+    {32, 1, 1, 2, 8},   // 13: as 7, bands of 8
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
@@ -79,7 +83,8 @@ PERFGATE_KERNEL(matmul_f16) {
       // tile x tile accumulator per workgroup (VK_NV_cooperative_matrix2), its A and B blocks
       // staged through shared memory 32 (3) or 64 (4) deep; 5 and 6, the same through two shared
       // buffers (one barrier per step) 32 or 16 deep; 7 and 8 (one buffer 32 deep, two 16 deep),
-      // tile x 2 tile; 9 and 10, 2 tile x tile (kWorkgroupPaths).
+      // tile x 2 tile; 9 and 10, 2 tile x tile; 11 to 13, 3 and 7 with the C tiles walked in bands
+      // of tile rows (kWorkgroupPaths).
       .axis("staged", {3}, {Backend::vulkan})
       .axis_limits("staged", 0, kLastWorkgroupPath)
       .valid([](const Params& p, Backend backend) {
@@ -138,7 +143,8 @@ PERFGATE_KERNEL(matmul_f16) {
                         " at tile=" + std::to_string(p["tile"]) + " needs " + std::to_string(shared) +
                         " bytes of shared memory");
           d.shader = "matmul_f16/matmul_f16_workgroup";
-          d.specialization = {wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers)};
+          d.specialization = {
+              wg, tm, tn, std::uint32_t(w.bk), std::uint32_t(w.buffers), std::uint32_t(w.group)};
           d.groups = {n / tn, m / tm, 1};
         } else if (limits.cooperative_matrix_f16) {
           const TensorTile t = tensor_tile(p["tile"], p["wg"], limits.subgroup_size);

@@ -17,12 +17,15 @@
 // the blocks straight from global memory through tensor layouts ran at 77 TFLOP/s on the H100
 // (docs/performance.md). Shared memory holds uvec4s (8 halves), rows padded by one; coopMatLoad
 // counts offset and stride in uvec4s. Sizes are multiples of TM (M), TN (N) and BK (K): the plan
-// checks.
+// checks. With GROUP > 0 the workgroups walk the C tiles in bands of GROUP tile rows, column by
+// column within a band (rather than row by row), so that the workgroups resident at one time
+// share fewer, more reused A row blocks and B column blocks in L2.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint TM = 128;
 layout(constant_id = 2) const uint TN = 128;
 layout(constant_id = 3) const uint BK = 32;
 layout(constant_id = 4) const uint BUFFERS = 1;  // 1 or 2
+layout(constant_id = 5) const uint GROUP = 0;    // tile rows per band; 0: row by row
 const uint LDA = BK / 8 + 1;      // uvec4s per staged row of A
 const uint LDB = TN / 8 + 1;      // uvec4s per staged row of B
 const uint A_VECS = TM * BK / 8;  // uvec4s of A copied per step
@@ -67,7 +70,14 @@ void store_step(uint buf) {  // into shared buffer buf
 }
 
 void main() {
-  const uint tile_row = gl_WorkGroupID.y * TM, tile_col = gl_WorkGroupID.x * TN;
+  uint tile_row = gl_WorkGroupID.y * TM, tile_col = gl_WorkGroupID.x * TN;
+  if (GROUP > 0) {
+    const uint cols = gl_NumWorkGroups.x, id = gl_WorkGroupID.y * cols + gl_WorkGroupID.x;
+    const uint first = id / (GROUP * cols) * GROUP, rows = min(gl_NumWorkGroups.y - first, GROUP);
+    const uint at = id % (GROUP * cols);
+    tile_row = (first + at % rows) * TM;
+    tile_col = at / rows * TN;
+  }
   coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator> acc =
       coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator>(0.0);
   const uint steps = K / BK;

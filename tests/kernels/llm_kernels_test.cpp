@@ -246,9 +246,9 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
   }
 }
 
-// matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step and
-// shared buffers (specialization wg, TM, TN, BK, BUFFERS), rectangular tiles need m and n to be
-// multiples of their sides, and a path whose buffers overflow the shared memory is refused.
+// matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step, shared
+// buffers and tile order (specialization wg, TM, TN, BK, BUFFERS, GROUP), rectangular tiles need m and n to
+// be multiples of their sides, and a path whose buffers overflow the shared memory is refused.
 TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
   DeviceLimits limits;  // H100-like
   limits.subgroup_size = 32;
@@ -264,10 +264,12 @@ TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
     std::int64_t staged;
     std::vector<std::uint32_t> specialization;
     std::array<std::uint32_t, 3> groups;
-  } paths[] = {{3, {128, 64, 64, 32, 1}, {4, 4, 1}},  {4, {128, 64, 64, 64, 1}, {4, 4, 1}},
-               {5, {128, 64, 64, 32, 2}, {4, 4, 1}},  {6, {128, 64, 64, 16, 2}, {4, 4, 1}},
-               {7, {128, 64, 128, 32, 1}, {2, 4, 1}}, {8, {128, 64, 128, 16, 2}, {2, 4, 1}},
-               {9, {128, 128, 64, 32, 1}, {4, 2, 1}}, {10, {128, 128, 64, 16, 2}, {4, 2, 1}}};
+  } paths[] = {{3, {128, 64, 64, 32, 1, 0}, {4, 4, 1}},  {4, {128, 64, 64, 64, 1, 0}, {4, 4, 1}},
+               {5, {128, 64, 64, 32, 2, 0}, {4, 4, 1}},  {6, {128, 64, 64, 16, 2, 0}, {4, 4, 1}},
+               {7, {128, 64, 128, 32, 1, 0}, {2, 4, 1}}, {8, {128, 64, 128, 16, 2, 0}, {2, 4, 1}},
+               {9, {128, 128, 64, 32, 1, 0}, {4, 2, 1}}, {10, {128, 128, 64, 16, 2, 0}, {4, 2, 1}},
+               {11, {128, 64, 64, 32, 1, 8}, {4, 4, 1}}, {12, {128, 64, 64, 32, 1, 16}, {4, 4, 1}},
+               {13, {128, 64, 128, 32, 1, 8}, {2, 4, 1}}};
   for (const auto& path : paths) {
     SCOPED_TRACE(path.staged);
     const Params p = point(path.staged, 256, 256, 64);
@@ -341,12 +343,12 @@ TEST(KernelsVulkanPlan, FusedAttentionTakesTensorCoresWhereOffered) {
                       .max_shared_memory_bytes = 49152,
                       .compute_units = 132};
   const KernelDef& k = kernel("attention_fused");
-  const Params large({{"seq", 4096}, {"dmodel", 4096}, {"heads", 32}, {"causal", 1}});
+  const Params large({{"seq", 4096}, {"dmodel", 4096}, {"heads", 32}, {"causal", 1}, {"path", 0}});
   const Dispatch d = k.vulkan_plan(large, limits).dispatches[0];
   EXPECT_EQ(d.shader, "attention/attention_fused_coopmat");
   EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{256, 128, 1, 128}));
   EXPECT_EQ(d.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
-  const Params small({{"seq", 128}, {"dmodel", 512}, {"heads", 8}, {"causal", 0}});
+  const Params small({{"seq", 128}, {"dmodel", 512}, {"heads", 8}, {"causal", 0}, {"path", 0}});
   EXPECT_EQ(k.vulkan_plan(small, limits).dispatches[0].specialization[3], 64u);
 #ifdef PERFGATE_HAS_VULKAN
   EXPECT_FALSE(find_shader(d.shader).empty());
@@ -356,6 +358,47 @@ TEST(KernelsVulkanPlan, FusedAttentionTakesTensorCoresWhereOffered) {
   limits.subgroup_size = 32;
   limits.cooperative_matrix_f16 = false;
   EXPECT_EQ(k.vulkan_plan(large, limits).dispatches[0].shader, "attention/attention_fused");
+}
+
+// attention_fused's workgroup-scope paths name their shape (specialization wg, HD, CAUSAL, ROWS,
+// KB, LAZY, PACKED, BUFFERS) wherever the device has tensor cores (a device without VK_NV_cooperative_matrix2
+// is then told so by the shader's features), refuse more invocations than workgroup-scope matrices take, and
+// fall back to the f32 shader without tensor cores.
+TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
+  DeviceLimits limits{.subgroup_size = 32,  // H100-like
+                      .subgroup_arithmetic = true,
+                      .cooperative_matrix_f16 = true,
+                      .cooperative_matrix_workgroup = true,
+                      .matrix_workgroup_max_invocations = 256,
+                      .max_workgroup_invocations = 1024,
+                      .max_shared_memory_bytes = 49152,
+                      .compute_units = 132};
+  const KernelDef& k = kernel("attention_fused");
+  auto point = [](std::int64_t path) {
+    return Params({{"seq", 4096}, {"dmodel", 4096}, {"heads", 32}, {"causal", 1}, {"path", path}});
+  };
+  const Dispatch d = k.vulkan_plan(point(7), limits).dispatches[0];
+  EXPECT_EQ(d.shader, "attention/attention_fused_workgroup");
+  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{256, 128, 1, 128, 32, 1, 0, 1}));
+  EXPECT_EQ(d.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
+  EXPECT_EQ(k.vulkan_plan(point(2), limits).dispatches[0].specialization,
+            (std::vector<std::uint32_t>{128, 128, 1, 64, 32, 0, 0, 1}));
+  const Dispatch rows = k.vulkan_plan(point(17), limits).dispatches[0];
+  EXPECT_EQ(rows.shader, "attention/attention_fused_rows");
+  EXPECT_EQ(rows.specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 0}));
+  const VulkanPlan with_f16kv = k.vulkan_plan(point(21), limits);  // K and V rounded by a pre-pass
+  ASSERT_EQ(with_f16kv.dispatches.size(), 2u);
+  EXPECT_EQ(with_f16kv.dispatches[0].shader, "attention/attention_kv_f16");
+  EXPECT_EQ(with_f16kv.dispatches[0].groups[0] * 256u, 4096u * 4096u / 4);  // 8 halves an invocation
+  EXPECT_EQ(with_f16kv.dispatches[1].specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 1}));
+  EXPECT_EQ(rows.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
+  limits.matrix_workgroup_max_invocations = 128;
+  EXPECT_THROW(k.vulkan_plan(point(7), limits), Error);
+  EXPECT_NO_THROW(k.vulkan_plan(point(17), limits));  // subgroup-scope matrices: no such limit
+  limits.cooperative_matrix_workgroup = false;
+  EXPECT_EQ(k.vulkan_plan(point(7), limits).dispatches[0].shader, "attention/attention_fused_workgroup");
+  limits.cooperative_matrix_f16 = false;
+  EXPECT_EQ(k.vulkan_plan(point(7), limits).dispatches[0].shader, "attention/attention_fused");
 }
 
 TEST(KernelsVulkanPlan, MatmulSweepCoversTilesAndWorkgroups) {

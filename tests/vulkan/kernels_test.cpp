@@ -199,14 +199,15 @@ TEST(VulkanKernels, WorkgroupMatricesRunOrAreSkippedNamingWhy) {
   fill_and_check(*device, *peak, params, 3);
 }
 
-// matmul_f16's workgroup-scope paths (square, double-buffered, rectangular tiles) match the
-// reference where the device has workgroup-scope matrices, are skipped naming what is missing
-// where this build left the shader out, and take the fallback shader elsewhere (llvmpipe).
+// matmul_f16's workgroup-scope paths (square, double-buffered, rectangular tiles, tiles walked in
+// bands) match the reference where the device has workgroup-scope matrices, are skipped naming
+// what is missing where this build left the shader out, and take the fallback shader elsewhere
+// (llvmpipe).
 TEST(VulkanKernels, MatmulF16WorkgroupPathsMatchTheReferenceOrAreSkippedNamingWhy) {
   PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
   const KernelDef* matmul = find_kernel("matmul_f16");
   ASSERT_NE(matmul, nullptr);
-  for (std::int64_t staged = 3; staged <= 10; ++staged) {
+  for (std::int64_t staged = 3; staged <= 13; ++staged) {
     const Params params({{"m", 256}, {"n", 128}, {"k", 128}, {"tile", 64}, {"wg", 128}, {"staged", staged}});
     SCOPED_TRACE(params.id());
     ASSERT_TRUE(matmul->is_valid(params, Backend::vulkan));
@@ -217,6 +218,28 @@ TEST(VulkanKernels, MatmulF16WorkgroupPathsMatchTheReferenceOrAreSkippedNamingWh
     }
     fill_and_check(*device, *matmul, params, 5);
   }
+}
+
+// attention_fused's workgroup-scope paths match the reference (a partial last block of keys and
+// of query rows, causal or not) where the device has workgroup-scope matrices, are skipped naming
+// what is missing where this build left the shader out, and take the f32 shader elsewhere
+// (llvmpipe).
+TEST(VulkanKernels, AttentionFusedWorkgroupPathsMatchTheReferenceOrAreSkippedNamingWhy) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  const KernelDef* fused = find_kernel("attention_fused");
+  ASSERT_NE(fused, nullptr);
+  for (std::int64_t path = 1; path <= 24; ++path)
+    for (std::int64_t causal : {0, 1}) {
+      const Params params({{"seq", 144}, {"dmodel", 256}, {"heads", 2}, {"causal", causal}, {"path", path}});
+      SCOPED_TRACE(params.id());
+      ASSERT_TRUE(fused->is_valid(params, Backend::vulkan));
+      const auto specs = fused->buffer_specs(params);
+      if (const auto why = device->unsupported(*fused, params, specs)) {
+        EXPECT_NE(why->find("is not in this build"), std::string::npos) << *why;
+        continue;
+      }
+      fill_and_check(*device, *fused, params, 7);
+    }
 }
 
 TEST(VulkanKernels, BuffersOverTheDeviceLimitsAreRefused) {

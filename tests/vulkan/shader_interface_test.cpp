@@ -120,6 +120,26 @@ TEST(VulkanShaderInterface, MatrixShadersNameTheExtensionTheyNeed) {
   EXPECT_NE(vk::missing_features(shader, device)[0].find("VK_KHR_cooperative_matrix"), std::string::npos);
 }
 
+// attention_fused_rows also reduces rows, converts between uses and applies functions per element
+// (VK_NV_cooperative_matrix2's other capabilities) on subgroup-scope matrices: a device without
+// the extension is told which one it lacks.
+TEST(VulkanShaderInterface, MatrixReductionsNameTheExtensionTheyNeed) {
+  const std::string name = "attention/attention_fused_rows";
+  if (find_shader(name).empty())
+    GTEST_SKIP() << name << " is not in this build: " << left_out_shader_reason(name);
+  const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
+  const auto& caps = shader.capabilities;
+  for (std::uint32_t capability : {5430u, 5431u, 5432u})  // reductions, conversions, per-element
+    EXPECT_NE(std::find(caps.begin(), caps.end(), capability), caps.end()) << capability;
+  vk::DeviceFeatures device{true, true, true, true, true, true, true,  true,
+                            true, true, true, true, true, true, false, 0xffu};
+  const auto missing = vk::missing_features(shader, device);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("VK_NV_cooperative_matrix2"), std::string::npos) << missing[0];
+  device.cooperative_matrix_workgroup = true;
+  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+}
+
 // An unreadable module checks nothing rather than stopping the case: no push-constant or binding
 // error, no missing feature.
 TEST(VulkanShaderInterface, UnreadableModuleChecksNothing) {

@@ -7,6 +7,9 @@
 
 namespace perfgate::vk {
 namespace {
+constexpr std::uint32_t kCooperativeMatrixReductionsNV = 5430;
+constexpr std::uint32_t kCooperativeMatrixConversionsNV = 5431;
+constexpr std::uint32_t kCooperativeMatrixPerElementOperationsNV = 5432;
 constexpr std::uint32_t kCooperativeMatrixBlockLoadsNV = 5434;
 constexpr std::uint32_t kCooperativeMatrixTensorAddressingNV = 5433;
 constexpr std::uint32_t kTensorAddressingNV = 5439;
@@ -66,6 +69,9 @@ std::vector<std::string> missing_features(const ShaderInterface& shader, const D
           case kCooperativeMatrixKHR:
             need(device.cooperative_matrix_khr, "cooperativeMatrix (VK_KHR_cooperative_matrix, f16)");
             break;
+          case kCooperativeMatrixReductionsNV:
+          case kCooperativeMatrixConversionsNV:
+          case kCooperativeMatrixPerElementOperationsNV:
           case kCooperativeMatrixTensorAddressingNV:
           case kTensorAddressingNV:
           case kCooperativeMatrixBlockLoadsNV:

@@ -75,8 +75,11 @@ MatrixFeatures query_matrix_features(VkInstance instance, VkPhysicalDevice devic
       !khr_offers_f16(instance, device))
     return offered;
   offered.khr_f16 = true;
+  // The workgroup-scope shaders also reduce rows, convert between uses and apply functions per
+  // element (attention_fused_workgroup.comp): all or nothing, so that one flag says what is enabled.
   if (!has_nv2 || !nv2.cooperativeMatrixWorkgroupScope || !nv2.cooperativeMatrixFlexibleDimensions ||
-      !nv2.cooperativeMatrixTensorAddressing)
+      !nv2.cooperativeMatrixTensorAddressing || !nv2.cooperativeMatrixReductions ||
+      !nv2.cooperativeMatrixConversions || !nv2.cooperativeMatrixPerElementOperations)
     return offered;
   Nv2Properties limits{kNv2Properties, nullptr, 0, 0, 0};
   VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -95,7 +98,7 @@ MatrixFeatureChain::MatrixFeatureChain(const MatrixFeatures& offered, std::vecto
   *next = &khr_;
   if (!offered.workgroup_f16) return;
   extensions.push_back(kNv2Name);
-  nv2_ = {kNv2Features, *next, VK_TRUE, VK_TRUE, VK_FALSE, VK_FALSE, VK_FALSE, VK_TRUE, VK_FALSE};
+  nv2_ = {kNv2Features, *next, VK_TRUE, VK_TRUE, VK_TRUE, VK_TRUE, VK_TRUE, VK_TRUE, VK_FALSE};
   *next = &nv2_;
 }
 

@@ -15,7 +15,8 @@ namespace perfgate::vk {
 struct MatrixFeatures {
   bool khr_f16 = false;        // VK_KHR_cooperative_matrix 16x16x16 f16 x f16 + f32, subgroup scope
   bool workgroup_f16 = false;  // and VK_NV_cooperative_matrix2 with workgroup scope, flexible
-                               // dimensions and tensor addressing
+                               // dimensions, tensor addressing, reductions, conversions between
+                               // uses and per-element operations
   std::uint32_t workgroup_max_invocations = 0;  // cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
 };
 
