@@ -105,8 +105,8 @@ namespace {
 const std::uint32_t ${ident}_words[] =
 #include \"${ident}.spv.inc\"
 ;
-[[maybe_unused]] const bool ${ident}_registered = perfgate::register_shader(
-    \"${name}\", ${ident}_words, sizeof(${ident}_words) / sizeof(${ident}_words[0]));
+[[maybe_unused]] const bool ${ident}_registered =
+    perfgate::register_shader(\"${name}\", ${ident}_words, sizeof(${ident}_words) / sizeof(${ident}_words[0]));
 }  // namespace
 ")
   set_property(SOURCE "${cpp}" APPEND PROPERTY OBJECT_DEPENDS "${inc}")
