@@ -161,6 +161,24 @@ TEST(LoadAllowance, PastTheCapTheCheckIsTooBusyToJudge) {
   EXPECT_EQ(caught, 20);
 }
 
+// A check whose ratio steps up part way through (a drift the load's spread does not show: most
+// rounds sit at one level or the other) is allowed 1.5 x its drift at most up to load_max_pct;
+// past that it is too busy to judge, never allowed the whole drift (which once let 256% pass).
+TEST(LoadAllowance, ADriftPastTheCapIsTooBusyToJudge) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    CaseResult r;
+    r.id = "copy/cpu/n=1048576";
+    add_rounds(r, 1.0, 0.01, 0.005, 800 + seed, 20);
+    add_rounds(r, 2.0, 0.01, 0.005, 900 + seed, 40);  // median +100%, a drift of half of it
+    judge_against(r, baseline(seed), shared_machine(), Fingerprint{});
+    const Judgement& j = relative(r);
+    EXPECT_LE(j.threshold_pct, 60) << j.reason;
+    EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
+    EXPECT_TRUE(j.too_busy) << j.reason;
+    EXPECT_NE(j.reason.find("this run drifted"), std::string::npos) << j.reason;
+  }
+}
+
 TEST(LoadAllowance, AFixedAllowanceKeepsItsFigure) {
   // A case whose reference does not follow the machine keeps a fixed 60% however quiet the check.
   Thresholds t = shared_machine();
