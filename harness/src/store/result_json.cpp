@@ -108,6 +108,7 @@ json to_json(const CaseResult& r) {
                           {"noise_pct", j.noise_pct},
                           {"baseline_runs", j.baseline_runs},
                           {"unstable", j.unstable},
+                          {"too_busy", j.too_busy},
                           {"noise_note", j.noise_note},
                           {"p_value", j.p_value},
                           {"verdict", to_string(j.verdict)},
@@ -194,6 +195,7 @@ CaseResult case_from_json(const json& j) {
     g.noise_pct = jj.value("noise_pct", 0.0);
     g.baseline_runs = jj.value("baseline_runs", 0);
     g.unstable = jj.value("unstable", false);
+    g.too_busy = jj.value("too_busy", false);
     g.noise_note = jj.value("noise_note", "");
     g.p_value = jj.at("p_value");
     g.verdict = verdict_from_string(jj.at("verdict").get<std::string>());
