@@ -47,6 +47,17 @@ T=(--cache-dir "$W/cache" --thresholds "$D/thresholds")
 O=(--backend vulkan --seed 1 "${T[@]}" --no-judge)
 S=(--axis m=4096 --axis n=4096 --axis k=4096)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+# The attention rounds' shape (seq 4096, 32 heads, head dim 128), and their comparison:
+# attention_rounds BASE_PATH PATHS LIMIT measures PATHS twice, each time after BASE's BASE_PATH
+# when BASE is set (alternating processes: the driver's code generation moves with the source).
+A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
+attention_rounds() {
+  local i
+  for i in 1 2; do
+    [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis "path=$1"
+    step "paths-$i" "$3" "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis "path=$2"
+  done
+}
 case $round in
   sweep)
     step list 30 "$B" list --backend vulkan 'tensor_peak*' 'matmul_f16'
@@ -81,7 +92,6 @@ case $round in
     step judge1 40 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'matmul_f16'
     step judge2 40 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'matmul_f16' ;;
   order)
-    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
     for i in 1 2; do
       [ -n "${BASE:-}" ] && step "base-$i" 40 "$BASE" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3 --axis wg=128
       step "w128-$i" 80 "$B" run "${O[@]}" 'matmul_f16/*' "${S[@]}" --axis staged=3,11,12 --axis wg=128
@@ -90,11 +100,7 @@ case $round in
     step fused 150 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=0 --axis path=0,1,2,3,4,5,6
     step causal 100 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=0,1,3,4 ;;
   lazy)
-    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
-    for i in 1 2; do
-      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3
-      step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,7,8,9,10
-    done
+    attention_rounds 3 3,7,8,9,10 120
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=3,7,8
     # The fastest path of the second pass (latency in µs from its "N ms" or "N µs" column).
     best=$(awk '/^attention_fused/ { t = $2 * ($3 == "ms" ? 1000 : 1); split($1, a, "path=");
@@ -103,33 +109,17 @@ case $round in
     step propose 150 "$B" baseline propose --backend vulkan "${T[@]}" 'attention_fused' --axis "path=$best" \
       --out "$W/candidate.yaml" ;;
   packed)
-    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
-    for i in 1 2; do
-      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3
-      step "paths-$i" 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,11,12
-    done
+    attention_rounds 3 3,11,12 90
     step judge1 60 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'attention_fused' 'matmul_f16'
     step judge2 60 "$B" run --backend vulkan "${T[@]}" --baselines "$D/baselines" 'attention_fused' 'matmul_f16' ;;
   buffers)
-    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
-    for i in 1 2; do
-      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3
-      step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,13,14,15,16
-    done
+    attention_rounds 3 3,13,14,15,16 120
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=3,13 ;;
   rows)
-    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
-    for i in 1 2; do
-      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3
-      step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,17,18,19,20
-    done
+    attention_rounds 3 3,17,18,19,20 120
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=3,17,18,19,20 ;;
   f16kv)
-    A=(--axis seq=4096 --axis dmodel=4096 --axis heads=32)
-    for i in 1 2; do
-      [ -n "${BASE:-}" ] && step "base-$i" 60 "$BASE" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=18
-      step "paths-$i" 120 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis path=3,18,21,22,23,24
-    done
+    attention_rounds 18 3,18,21,22,23,24 120
     step causal 90 "$B" run "${O[@]}" 'attention_fused/*' "${A[@]}" --axis causal=1 --axis path=18,21,22,23,24 ;;
   propose)
     step propose 150 "$B" baseline propose --backend vulkan "${T[@]}" 'attention_fused' --out "$W/candidate.yaml"
