@@ -19,6 +19,20 @@ Dispatch copy_dispatch() { return Dispatch{"copy/copy", {"a", "b"}, {256, 4}, {1
 
 std::string refusal(const Dispatch& d) { return testing::dispatch_refusal("copy", d); }
 
+// A device with every feature but workgroup-scope matrices (VK_NV_cooperative_matrix2).
+vk::DeviceFeatures all_but_workgroup_matrices() {
+  return {true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, 0xffu};
+}
+
+// The shader lacks only VK_NV_cooperative_matrix2 there, named, and nothing once it is given.
+void expect_matrix2_is_all_it_lacks(const vk::ShaderInterface& shader, vk::DeviceFeatures& device) {
+  const auto missing = vk::missing_features(shader, device);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("VK_NV_cooperative_matrix2"), std::string::npos) << missing[0];
+  device.cooperative_matrix_workgroup = true;
+  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+}
+
 TEST(VulkanShaderInterface, ReflectsTheCopyShader) {
   const vk::ShaderInterface copy = vk::reflect_shader("copy/copy", find_shader("copy/copy"));
   EXPECT_EQ(copy.push_constant_bytes, 4u);
@@ -108,13 +122,8 @@ TEST(VulkanShaderInterface, MatrixShadersNameTheExtensionTheyNeed) {
   const auto& caps = shader.capabilities;
   EXPECT_NE(std::find(caps.begin(), caps.end(), 6022u), caps.end());  // CooperativeMatrixKHR
   EXPECT_NE(std::find(caps.begin(), caps.end(), 5439u), caps.end());  // TensorAddressingNV
-  vk::DeviceFeatures device{true, true, true, true, true, true, true,  true,
-                            true, true, true, true, true, true, false, 0xffu};
-  const auto missing = vk::missing_features(shader, device);
-  ASSERT_EQ(missing.size(), 1u);
-  EXPECT_NE(missing[0].find("VK_NV_cooperative_matrix2"), std::string::npos) << missing[0];
-  device.cooperative_matrix_workgroup = true;
-  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+  vk::DeviceFeatures device = all_but_workgroup_matrices();
+  expect_matrix2_is_all_it_lacks(shader, device);
   device.cooperative_matrix_khr = false;
   ASSERT_EQ(vk::missing_features(shader, device).size(), 1u);
   EXPECT_NE(vk::missing_features(shader, device)[0].find("VK_KHR_cooperative_matrix"), std::string::npos);
@@ -131,13 +140,8 @@ TEST(VulkanShaderInterface, MatrixReductionsNameTheExtensionTheyNeed) {
   const auto& caps = shader.capabilities;
   for (std::uint32_t capability : {5430u, 5431u, 5432u})  // reductions, conversions, per-element
     EXPECT_NE(std::find(caps.begin(), caps.end(), capability), caps.end()) << capability;
-  vk::DeviceFeatures device{true, true, true, true, true, true, true,  true,
-                            true, true, true, true, true, true, false, 0xffu};
-  const auto missing = vk::missing_features(shader, device);
-  ASSERT_EQ(missing.size(), 1u);
-  EXPECT_NE(missing[0].find("VK_NV_cooperative_matrix2"), std::string::npos) << missing[0];
-  device.cooperative_matrix_workgroup = true;
-  EXPECT_TRUE(vk::missing_features(shader, device).empty());
+  vk::DeviceFeatures device = all_but_workgroup_matrices();
+  expect_matrix2_is_all_it_lacks(shader, device);
 }
 
 // An unreadable module checks nothing rather than stopping the case: no push-constant or binding
