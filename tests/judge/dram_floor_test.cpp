@@ -63,8 +63,8 @@ TEST(DramFloor, ADramSizedCaseIsHeldToItsOwnFloor) {
 TEST(DramFloor, TheResolutionShownBeforeACheckUsesTheSameFloor) {
   std::mt19937_64 rng(5);
   const BaselineCase b = dram_baseline(rng);
-  const auto dram = latency_noise(b.runs, dram_thresholds(), false);
-  const auto cache = latency_noise(b.runs, dram_thresholds(), true);
+  const auto dram = latency_noise(b.runs, dram_thresholds(), {.fits_in_cache = false});
+  const auto cache = latency_noise(b.runs, dram_thresholds(), {.fits_in_cache = true});
   ASSERT_TRUE(dram && cache);
   EXPECT_DOUBLE_EQ(dram->allowance.pct, 0.5);
   EXPECT_DOUBLE_EQ(cache->allowance.pct, 2);
@@ -131,15 +131,15 @@ TEST(DramFloor, AFixedAllowanceIsNeverNarrowed) {
   MetricThreshold t;
   t.max_regression_pct = 60;
   t.dram_min_allowed_pct = 0.5;
-  const MetricThreshold dram = t.for_working_set(false);
+  const MetricThreshold dram = t.for_case({.fits_in_cache = false});
   EXPECT_FALSE(dram.min_allowed_pct.has_value());
   EXPECT_EQ(dram.max_regression_pct, 60);
   MetricThreshold floor_only;
   floor_only.min_allowed_pct = 2;
-  EXPECT_EQ(floor_only.for_working_set(false).min_allowed_pct, 2);  // no DRAM floor given
+  EXPECT_EQ(floor_only.for_case({.fits_in_cache = false}).min_allowed_pct, 2);  // no DRAM floor given
   floor_only.dram_min_allowed_pct = 0.5;
-  EXPECT_EQ(floor_only.for_working_set(true).min_allowed_pct, 2);
-  EXPECT_EQ(floor_only.for_working_set(false).min_allowed_pct, 0.5);
+  EXPECT_EQ(floor_only.for_case({.fits_in_cache = true}).min_allowed_pct, 2);
+  EXPECT_EQ(floor_only.for_case({.fits_in_cache = false}).min_allowed_pct, 0.5);
 }
 
 TEST(DramFloor, TheThresholdsFileSetsItPerMachineGlob) {

@@ -176,6 +176,7 @@ TEST(LoadAllowance, ADriftPastTheCapIsTooBusyToJudge) {
     EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
     EXPECT_TRUE(j.too_busy) << j.reason;
     EXPECT_NE(j.reason.find("this run drifted"), std::string::npos) << j.reason;
+    EXPECT_NE(j.reason.find("this check's drift calls for"), std::string::npos) << j.reason;
   }
 }
 

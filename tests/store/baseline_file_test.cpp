@@ -58,9 +58,12 @@ TEST_F(StoreBaselineFile, RoundTripKeepsEveryDoubleExactly) {
 TEST_F(StoreBaselineFile, TheWorkingSetIsKeptAndAnOddValueIsAnError) {
   KernelBaselines written = two_cases();
   written.cases[1].fits_in_cache = false;
+  written.cases[1].bound = "latency";  // it chooses a floor too (compute_min_allowed_pct)
   const std::string yaml = to_yaml(written);
   const KernelBaselines read = parse_kernel_baselines(yaml, "copy.yaml");
   EXPECT_FALSE(read.cases[0].fits_in_cache.has_value());
+  EXPECT_EQ(read.cases[0].bound, "");
+  EXPECT_EQ(read.cases[1].bound, "latency");
   ASSERT_TRUE(read.cases[1].fits_in_cache.has_value());
   EXPECT_FALSE(*read.cases[1].fits_in_cache);
   std::string odd = yaml;

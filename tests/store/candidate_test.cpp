@@ -25,9 +25,14 @@ TEST(StoreCandidate, ReadBackVerifies) {
 TEST(StoreCandidate, TheWorkingSetIsReadBackUnderTheDigest) {
   Candidate written = candidate_of({"copy/cpu/n=1024", "copy/cpu/n=33554432"}, 900);
   written.cases[1].fits_in_cache = false;
+  written.cases[1].bound = "compute";
   written.digest = content_digest(written);
   const Candidate read = parse_candidate(to_yaml(written), "c.yaml");
   EXPECT_NO_THROW(verify_digest(read, "c.yaml"));
+  EXPECT_EQ(read.cases[1].bound, "compute");
+  std::string memory = to_yaml(written);
+  memory.replace(memory.find("bound: compute"), 14, "bound: memory ");
+  EXPECT_THROW(verify_digest(parse_candidate(memory, "c.yaml"), "c.yaml"), Error);  // it chooses a floor
   EXPECT_FALSE(read.cases[0].fits_in_cache.has_value());
   ASSERT_TRUE(read.cases[1].fits_in_cache.has_value());
   EXPECT_FALSE(*read.cases[1].fits_in_cache);
@@ -152,6 +157,18 @@ TEST(StoreCandidatePool, KeepsTheCalibrationReferenceAndRefusesTwo) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A case near the ridge lands on either side of it: one run bound by compute or latency is
+// what the candidate keeps (its floor is the wider one, compute_min_allowed_pct).
+TEST(StoreCandidatePool, OneRunBoundByComputeOrLatencyIsKept) {
+  std::vector<RunResult> runs{measured_run("a", 100), measured_run("b", 110), measured_run("c", 90)};
+  runs[0].cases[0].bound = "memory";
+  runs[1].cases[0].bound = "latency";
+  runs[2].cases[0].bound = "memory";
+  EXPECT_EQ(candidate_from_runs(runs, "now").cases[0].bound, "latency");
+  runs[1].cases[0].bound = "memory";
+  EXPECT_EQ(candidate_from_runs(runs, "now").cases[0].bound, "memory");
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
   int count = 0;
   for (const CandidateCase& c : candidate.cases) {
     const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()),
-                                     c.fits_in_cache.value_or(true));
+                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
     if (!noise || !noise->noise.unstable) continue;
     out += "  " + c.id + ": " + noise->noise.why +
            " (catches >= " + resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";

@@ -34,7 +34,7 @@ int show_main(const ReviewFlags& flags) {
   std::vector<std::string> catches;
   for (const auto& c : cases) {
     const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, c.fingerprint.machine_id),
-                                     c.fits_in_cache.value_or(true));
+                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
     catches.push_back(noise ? resolution_text(noise->allowance.pct, noise->allowance.source) : "");
   }
   std::fputs(render_baselines(cases, catches, flags.markdown).c_str(), stdout);

@@ -31,6 +31,10 @@ struct BaselineCase {
   // (CaseResult::fits_in_cache); it chooses the floor a check applies (dram_min_allowed_pct).
   // Unknown in files written before it was recorded.
   std::optional<bool> fits_in_cache;
+  // What bound the case's time in its runs (CaseResult::bound: memory, compute or latency; a
+  // run's compute or latency wins over another's memory): it chooses the floor a check applies
+  // with the check's own (compute_min_allowed_pct). Empty in files written before it was recorded.
+  std::string bound;
   // The reference a calibrated case was measured against (CaseResult::calibration_reference): a
   // check of the case is calibrated against the same one. Empty when uncalibrated, or in files
   // written before it was recorded.

@@ -1,7 +1,9 @@
 #pragma once
 // The confirmation rule: a regression found by a case's first measurement stands only when every
-// fresh measurement made to confirm it (new buffers, a new warm-up, after a pause) regressed too.
-// One unlucky state of the device cannot fail a tight gate; a real slowdown is there each time.
+// fresh measurement made to confirm it (new buffers, a new warm-up, after a pause) regressed too,
+// or moved past the allowance the first had (a noisier process whose own allowance is wider, which
+// moved as far, is no evidence against the first). One unlucky state of the device cannot fail a
+// tight gate; a real slowdown is there each time.
 #include <string>
 #include <vector>
 

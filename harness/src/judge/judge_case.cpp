@@ -92,10 +92,14 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
                      baseline->calibration_reference + ": relative times against two references do not compare";
     return;
   }
+  // A DRAM-sized case has its own floor where the thresholds give one (dram_min_allowed_pct), a
+  // case bound by compute or latency in this check or in its baseline's runs its own too
+  // (compute_min_allowed_pct): a case near the ridge may land on either side of it from run to run.
+  const CaseShape shape{result.fits_in_cache,
+                        bound_by_memory(result.bound) && (!baseline || bound_by_memory(baseline->bound))};
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
-    // A DRAM-sized case has its own floor where the thresholds give one (dram_min_allowed_pct).
-    const MetricThreshold threshold = given.for_working_set(result.fits_in_cache);
+    const MetricThreshold threshold = given.for_case(shape);
     auto measured = result.metrics.find(metric);
     if (measured == result.metrics.end()) continue;
     const std::vector<std::vector<double>>* runs = nullptr;
@@ -138,7 +142,7 @@ double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thres
     auto runs = baseline.runs.find(metric);
     if (runs == baseline.runs.end() || runs->second.empty()) continue;
     for (bool fits_in_cache : {true, false}) {
-      const MetricThreshold threshold = given.for_working_set(fits_in_cache);
+      const MetricThreshold threshold = given.for_case({fits_in_cache, bound_by_memory(baseline.bound)});
       const RunNoise noise =
           run_noise(runs->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor);
       const double pct = allowed_regression(noise, threshold, thresholds.noise_factor).pct;

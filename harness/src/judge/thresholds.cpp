@@ -112,8 +112,8 @@ class FileReader {
 
 void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path, MetricThreshold& m) {
   in.fields(map, path,
-            {"direction", "max_regression_pct", "min_allowed_pct", "dram_min_allowed_pct", "load_factor",
-             "load_max_pct", "min_change", "floor"},
+            {"direction", "max_regression_pct", "min_allowed_pct", "dram_min_allowed_pct", "compute_min_allowed_pct",
+             "load_factor", "load_max_pct", "min_change", "floor"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "direction") {
                 const std::string direction = in.text(value, at);
@@ -126,6 +126,8 @@ void apply_metric(const FileReader& in, const YAML::Node& map, const std::string
                 m.min_allowed_pct = in.number_at_least(value, at, 0);
               } else if (key == "dram_min_allowed_pct") {
                 m.dram_min_allowed_pct = in.number_at_least(value, at, 0);
+              } else if (key == "compute_min_allowed_pct") {
+                m.compute_min_allowed_pct = in.number_at_least(value, at, 0);
               } else if (key == "load_factor") {
                 m.load_factor = in.number_at_least(value, at, 0);
               } else if (key == "load_max_pct") {

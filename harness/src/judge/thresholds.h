@@ -35,6 +35,15 @@ namespace perfgate {
 // Which way is better for a metric: thresholds files say `direction: lower` or `higher`.
 enum class Direction { lower, higher };
 
+// What about a case chooses its floor (MetricThreshold::for_case): where its working set lives
+// (CaseResult::fits_in_cache) and whether memory bounds its time (CaseResult::bound "memory";
+// "compute" and "latency" do not; an unknown bound counts as memory, the finer floor).
+struct CaseShape {
+  bool fits_in_cache = true;
+  bool memory_bound = true;
+};
+inline bool bound_by_memory(std::string_view bound) { return bound != "compute" && bound != "latency"; }
+
 struct MetricThreshold {
   Direction direction = Direction::lower;
   // The allowed regression, % worse than the baseline. Without a fixed max_regression_pct it
@@ -44,8 +53,12 @@ struct MetricThreshold {
   std::optional<double> min_allowed_pct;
   // The floor instead of min_allowed_pct for a case whose working set is larger than the device's
   // last-level cache (CaseResult::fits_in_cache false): such cases stream DRAM, whose time a
-  // dedicated GPU repeats far more closely than a cache-resident case's (for_working_set).
+  // dedicated GPU repeats far more closely than a cache-resident case's (for_case).
   std::optional<double> dram_min_allowed_pct;
+  // The floor instead of min_allowed_pct for a case bound by compute or latency (CaseShape): on a
+  // shared CPU machine such a case's time moves against its reference between periods of the
+  // machine far more than a memory-bound case's does (for_case).
+  std::optional<double> compute_min_allowed_pct;
   // Calibrated cases on a shared machine (judge/load_allowance.h): the allowance follows how busy
   // the machine was during this very check, load_factor x the spread its rounds showed
   // (stats/check_spread.h), at most load_max_pct, never below the rest of the allowance.
@@ -53,7 +66,7 @@ struct MetricThreshold {
   std::optional<double> load_max_pct;
   std::optional<double> min_change;  // absolute, in the metric's unit: smaller never regresses
   std::optional<double> floor;       // absolute limit; 0 = off (see has_floor)
-  // Which key min_allowed_pct came from, for the allowance's explanation (for_working_set).
+  // Which key min_allowed_pct came from, for the allowance's explanation (for_case).
   std::string floor_key = "min_allowed_pct";
 
   bool higher_is_better() const { return direction == Direction::higher; }
@@ -62,13 +75,19 @@ struct MetricThreshold {
   bool judged() const { return relative() || has_floor(); }
   // Judged against the baseline by a relative allowance (fixed or from the noise).
   bool relative() const { return max_regression_pct.has_value() || min_allowed_pct.has_value(); }
-  // This threshold for a case whose working set fits in the last-level cache or not: a DRAM-sized
-  // case's floor is dram_min_allowed_pct where one is set, every other field is unchanged.
-  MetricThreshold for_working_set(bool fits_in_cache) const {
+  // This threshold for a case of `shape`: a DRAM-sized case's floor is dram_min_allowed_pct, a
+  // case bound by compute or latency at least compute_min_allowed_pct, where they are set; every
+  // other field is unchanged.
+  MetricThreshold for_case(const CaseShape& shape) const {
     MetricThreshold t = *this;
-    if (!fits_in_cache && dram_min_allowed_pct && min_allowed_pct) {
+    if (!min_allowed_pct) return t;
+    if (!shape.fits_in_cache && dram_min_allowed_pct) {
       t.min_allowed_pct = dram_min_allowed_pct;
       t.floor_key = "dram_min_allowed_pct (working set beyond the last-level cache)";
+    }
+    if (!shape.memory_bound && compute_min_allowed_pct && *compute_min_allowed_pct > *t.min_allowed_pct) {
+      t.min_allowed_pct = compute_min_allowed_pct;
+      t.floor_key = "compute_min_allowed_pct (bound by compute or latency, not memory)";
     }
     return t;
   }

@@ -96,7 +96,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 }
 
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
-                                       const Thresholds& thresholds, bool fits_in_cache) {
+                                       const Thresholds& thresholds, const CaseShape& shape) {
   // A calibrated case is judged on its relative time (judge/judge_case.cpp), so that is the
   // noise its allowance comes from.
   auto usable = [&](const char* metric) {
@@ -106,7 +106,7 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
   };
   const char* metric = usable(metric::relative_latency) ? metric::relative_latency : metric::latency_ns;
   if (!usable(metric)) return std::nullopt;
-  const MetricThreshold threshold = thresholds.metrics.at(metric).for_working_set(fits_in_cache);
+  const MetricThreshold threshold = thresholds.metrics.at(metric).for_case(shape);
   auto latency = runs.find(metric);
   CaseNoise out;
   out.metric = metric;
@@ -181,7 +181,10 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     const double wanted = 1.5 * current_drift;
     const bool capped = allowance.load_wanted_pct > 0 && threshold.load_max_pct && wanted > *threshold.load_max_pct;
     allowance.pct = std::max(allowance.pct, capped ? *threshold.load_max_pct : wanted);
-    if (capped) allowance.load_wanted_pct = std::max(allowance.load_wanted_pct, wanted);
+    if (capped && wanted > allowance.load_wanted_pct) {
+      allowance.load_wanted_pct = wanted;
+      allowance.load_wanted_by = "drift";
+    }
     allowance.source = "unstable";
     allowance.why =
         printf_string("unstable, this run drifted %.1f%% beyond its own jitter; ", current_drift) +
@@ -235,7 +238,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     j.verdict = Verdict::inconclusive;
     j.too_busy = true;
     j.reason = medians + detail +
-               printf_string(", too busy to judge: this check's spread calls for %.0f%%", allowance.load_wanted_pct) +
+               ", too busy to judge: this check's " + allowance.load_wanted_by +
+               printf_string(" calls for %.0f%%", allowance.load_wanted_pct) +
                ", past load_max_pct";
     return j;
   }

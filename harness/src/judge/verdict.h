@@ -37,21 +37,23 @@ struct Allowance {
   // before load_max_pct cut it; 0 where the allowance follows no load. Above `pct`, the check
   // was too busy to judge a change between the two.
   double load_wanted_pct = 0;
+  // What called for it: the check's "spread", or its "drift" within the check.
+  std::string load_wanted_by = "spread";
 };
 Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor);
 
 // A stored case's latency allowance under `thresholds` (its resolution before any check), with
 // the noise of its runs: what `baseline propose` and `baseline show` report. From the
 // relative_latency runs of a calibrated case, else latency_ns; nullopt when neither is judged
-// relatively or the case has no such runs. `fits_in_cache` false applies the DRAM floor, as a
-// check of a DRAM-sized case does (MetricThreshold::for_working_set).
+// relatively or the case has no such runs. `shape` chooses the floor as a check of such a case
+// does (MetricThreshold::for_case: DRAM-sized, bound by compute or latency).
 struct CaseNoise {
   std::string metric;  // relative_latency or latency_ns
   RunNoise noise;
   Allowance allowance;
 };
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
-                                       const Thresholds& thresholds, bool fits_in_cache = true);
+                                       const Thresholds& thresholds, const CaseShape& shape = {});
 
 // change_pct > 0 is worse. It is the "worse ratio" minus one: current / baseline for a metric
 // better lower, baseline / current for one better higher, so latency and the bandwidth derived

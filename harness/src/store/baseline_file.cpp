@@ -94,6 +94,7 @@ void emit_case(YAML::Emitter& out, const BaselineCase& c) {
   emit_field(out, "perfgate_version", c.perfgate_version);
   emit_field(out, "source_hash", c.source_hash);
   if (c.fits_in_cache) emit_field(out, "fits_in_cache", *c.fits_in_cache);
+  if (!c.bound.empty()) emit_field(out, "bound", c.bound);
   if (!c.calibration_reference.empty()) emit_field(out, "calibration_reference", c.calibration_reference);
   emit_field(out, "measured_at", c.measured_at);
   emit_field(out, "commit", c.commit);
@@ -115,7 +116,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   const std::string at = "cases." + id;
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
   in.keys(map, at,
-          {"backend", "perfgate_version", "source_hash", "fits_in_cache", "calibration_reference", "measured_at", "commit", "approval",
+          {"backend", "perfgate_version", "source_hash", "fits_in_cache", "bound", "calibration_reference", "measured_at", "commit", "approval",
            "fingerprint", "median", "run_counts", "runs"});
   BaselineCase c;
   c.id = id;
@@ -124,6 +125,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   c.perfgate_version = in.text(map, "perfgate_version", at);
   c.source_hash = in.optional_text(map, "source_hash", at);
   c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
+  c.bound = in.optional_text(map, "bound", at);
   c.calibration_reference = in.optional_text(map, "calibration_reference", at);
   c.measured_at = in.text(map, "measured_at", at);
   c.commit = in.optional_text(map, "commit", at);

@@ -39,6 +39,7 @@ BaselineCase approved_case(const Candidate& candidate, const CandidateCase& c, c
   b.perfgate_version = candidate.perfgate_version;
   b.source_hash = c.source_hash;
   b.fits_in_cache = c.fits_in_cache;
+  b.bound = c.bound;
   b.calibration_reference = c.calibration_reference;
   b.measured_at = candidate.measured_at;
   b.commit = candidate.commit;

@@ -20,6 +20,7 @@ void emit_case(YAML::Emitter& out, const CandidateCase& c) {
   emit_field(out, "backend", c.backend);
   emit_field(out, "source_hash", c.source_hash);
   if (c.fits_in_cache) emit_field(out, "fits_in_cache", *c.fits_in_cache);
+  if (!c.bound.empty()) emit_field(out, "bound", c.bound);
   if (!c.calibration_reference.empty()) emit_field(out, "calibration_reference", c.calibration_reference);
   out << YAML::Key << "runs" << YAML::Value;
   emit_runs(out, c.runs);
@@ -29,13 +30,14 @@ void emit_case(YAML::Emitter& out, const CandidateCase& c) {
 CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size_t index,
                         std::size_t run_count) {
   const std::string at = "cases[" + std::to_string(index) + "]";
-  in.keys(map, at, {"id", "kernel", "backend", "source_hash", "fits_in_cache", "calibration_reference", "runs"});
+  in.keys(map, at, {"id", "kernel", "backend", "source_hash", "fits_in_cache", "bound", "calibration_reference", "runs"});
   CandidateCase c;
   c.id = in.text(map, "id", at);
   c.kernel = in.text(map, "kernel", at);
   c.backend = in.text(map, "backend", at);
   c.source_hash = in.optional_text(map, "source_hash", at);
   c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
+  c.bound = in.optional_text(map, "bound", at);
   c.calibration_reference = in.optional_text(map, "calibration_reference", at);
   if (!c.id.starts_with(c.kernel + "/" + c.backend + "/"))
     throw in.error(map, at + ".id",

@@ -18,6 +18,7 @@ struct CandidateCase {
   std::string backend;
   std::string source_hash;
   std::optional<bool> fits_in_cache;  // as BaselineCase::fits_in_cache
+  std::string bound;                  // as BaselineCase::bound
   std::string calibration_reference;  // as BaselineCase::calibration_reference
   MetricRuns runs;                    // latency_ns from every run; a metric a run left out has fewer runs
 };

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "judge/thresholds.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 
@@ -77,6 +78,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
         c.backend = result.backend;
         c.source_hash = result.source_hash;
         c.fits_in_cache = result.fits_in_cache;
+        c.bound = result.bound;
         c.calibration_reference = result.calibration_reference;
       } else if (c.id.empty()) {
         throw Error("refusing to propose: case " + result.id + " is in run " + std::to_string(i + 1) +
@@ -88,6 +90,8 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
                     or_none(c.calibration_reference) + " in run 1 and " + or_none(result.calibration_reference) +
                     " in run " + std::to_string(i + 1) + "; its relative times do not pool");
       }
+      // One run bound by compute or latency is enough for the wider floor (BaselineCase::bound).
+      if (bound_by_memory(c.bound) && !bound_by_memory(result.bound)) c.bound = result.bound;
       for (const auto& [metric, values] : result.metrics) {
         if (values.samples.empty())
           throw Error("refusing to propose: " + result.id + " has no " + metric + " samples in run " +
