@@ -213,15 +213,25 @@ TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
   EXPECT_GT(cpu.load_factor.value_or(0), 0);
   EXPECT_EQ(cpu.load_max_pct, 60);
   EXPECT_GT(cpu.min_allowed_pct.value_or(0), 2);
-  // Named exceptions and llvmpipe keep the fixed 60%.
+  // Named exceptions keep the fixed 60%; llvmpipe a 60% floor, copy there follows the load.
   EXPECT_EQ(set.resolve("sampling/cpu/n=32000", "cpu-intel-xeon-2t")
                 .metrics.at(metric::relative_latency)
                 .max_regression_pct,
             60);
-  EXPECT_EQ(set.resolve("copy/vulkan/n=1048576", "llvmpipe")
-                .metrics.at(metric::relative_latency)
-                .max_regression_pct,
-            60);
+  const MetricThreshold llvmpipe =
+      set.resolve("triad/vulkan/n=1048576", "llvmpipe").metrics.at(metric::relative_latency);
+  EXPECT_EQ(llvmpipe.min_allowed_pct, 60);
+  EXPECT_FALSE(llvmpipe.load_factor);
+  const MetricThreshold llvmpipe_copy =
+      set.resolve("copy/vulkan/n=1048576,wg=256", "llvmpipe").metrics.at(metric::relative_latency);
+  EXPECT_FALSE(llvmpipe_copy.max_regression_pct.has_value());
+  EXPECT_EQ(llvmpipe_copy.min_allowed_pct, 5);
+  EXPECT_EQ(llvmpipe_copy.load_max_pct, 60);
+  // Bound by compute or latency on the CPU: the floor of the periods between which such cases
+  // moved; the DRAM-sized copy named at its host-cache modes.
+  EXPECT_EQ(cpu.compute_min_allowed_pct, 50);
+  EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-intel-xeon-2t").metrics.at(metric::relative_latency).min_allowed_pct,
+            35);
   // GPUs do not follow a load.
   EXPECT_FALSE(set.resolve("copy/vulkan/n=1048576", "nvidia-h100-80gb-hbm3")
                    .metrics.at(metric::relative_latency)

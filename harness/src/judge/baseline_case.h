@@ -33,7 +33,8 @@ struct BaselineCase {
   std::optional<bool> fits_in_cache;
   // What bound the case's time in its runs (CaseResult::bound: memory, compute or latency; a
   // run's compute or latency wins over another's memory): it chooses the floor a check applies
-  // with the check's own (compute_min_allowed_pct). Empty in files written before it was recorded.
+  // (compute_min_allowed_pct), not the check's own bound, which a slowdown moves. Empty in files
+  // written before it was recorded: the check's bound chooses then.
   std::string bound;
   // The reference a calibrated case was measured against (CaseResult::calibration_reference): a
   // check of the case is calibrated against the same one. Empty when uncalibrated, or in files
