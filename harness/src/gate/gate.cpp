@@ -24,13 +24,13 @@ CaseResult Gate::run(const CaseSpec& spec) {
 }
 
 // Fresh measurements, each judged on its own, never pooled with the first; stops at the first
-// that does not regress (judge/confirmation.h decides).
+// that does not bear the regression out (judge/confirmation.h decides).
 void Gate::confirm(const CaseMeasurement& first, CaseResult& result) const {
   if (first.confirmations() == 0 || !needs_confirmation(result)) return;
   std::vector<CaseResult> fresh;
   for (int again = 0; again < first.confirmations(); ++again) {
     fresh.push_back(measure(*first.fresh(seed_ + 101 + static_cast<std::uint64_t>(again))));
-    if (fresh.back().verdict != Verdict::regressed) break;
+    if (!bears_out(result, fresh.back())) break;
   }
   apply_confirmations(result, fresh, first.fresh_name());
 }

@@ -15,8 +15,12 @@ namespace perfgate {
 // an absolute floor (a floor needs no second opinion).
 bool needs_confirmation(const CaseResult& result);
 
+// Whether `fresh` bears out the regression of `first` (both judged): it regressed too, or its
+// change of the metric the first was judged on is past the allowance the first had.
+bool bears_out(const CaseResult& first, const CaseResult& fresh);
+
 // Applies the rule to `result` with the judged fresh measurements (the gate stops at the first
-// that does not regress): records them and its first verdict, and sets the final verdict and
+// that does not bear it out): records them and its first verdict, and sets the final verdict and
 // message, which call each one a `what` ("fresh process", "fresh measurement"). An error or
 // skip among them, or one too busy to judge (Judgement::too_busy), leaves the regression
 // unconfirmed but standing.
