@@ -17,8 +17,8 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
 // The least allowance judge_against can give the case of `baseline` under `thresholds`, known
 // before the case is measured: the smallest over its relatively judged metrics that have runs,
 // under either working-set floor (the measurement says which applies) and the floor of the bound
-// its baseline recorded (another device, a compute-bound check and a drifting run only widen it). 0 when a judged metric has an absolute floor (its verdict is not a
-// matter of allowance) or nothing is judged relatively.
+// its baseline recorded (another device and a drifting run only widen it). 0 when a judged metric
+// has an absolute floor (its verdict is not a matter of allowance) or nothing is judged relatively.
 double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thresholds);
 
 }  // namespace perfgate

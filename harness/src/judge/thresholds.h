@@ -55,10 +55,10 @@ struct MetricThreshold {
   // last-level cache (CaseResult::fits_in_cache false): such cases stream DRAM, whose time a
   // dedicated GPU repeats far more closely than a cache-resident case's (for_case).
   std::optional<double> dram_min_allowed_pct;
-  // The floor instead of min_allowed_pct for a case bound by compute or latency (CaseShape; the
-  // bound its baseline recorded, else the check's): on a
-  // shared CPU machine such a case's time moves against its reference between periods of the
-  // machine far more than a memory-bound case's does (for_case).
+  // The floor instead of min_allowed_pct (where larger) for a case bound by compute or latency
+  // (CaseShape; the bound its baseline recorded, else the check's): on a shared CPU machine such
+  // a case's time moves against its reference between periods far more than a memory-bound
+  // case's does (for_case).
   std::optional<double> compute_min_allowed_pct;
   // Calibrated cases on a shared machine (judge/load_allowance.h): the allowance follows how busy
   // the machine was during this very check, load_factor x the spread its rounds showed
