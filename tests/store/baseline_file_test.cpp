@@ -77,6 +77,17 @@ TEST_F(StoreBaselineFile, TheWorkingSetIsKeptAndAnOddValueIsAnError) {
               std::string::npos)
         << e.what();
   }
+  std::string bogus = yaml;
+  bogus.replace(bogus.find("bound: latency"), 14, "bound: network");
+  try {
+    parse_kernel_baselines(bogus, "copy.yaml");
+    FAIL() << "bound: network was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bound: expected memory, compute or latency, got \"network\""),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A calibrated case's reference is kept with its samples (a check is calibrated against it);

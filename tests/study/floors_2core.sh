@@ -30,7 +30,7 @@ slow=$out/slow/build/perfgate
 if [ ! -x "$slow" ]; then
   python3 "$root/tests/study/slowdown.py" copy n "$pct" "$out/slow"
   python3 "$root/tests/study/slowdown.py" --into-existing f16_matvec m "$pct" "$out/slow" kernels/common/row_plan.h
-  python3 "$root/tests/study/slowdown.py" --into-existing matmul m "$pct" "$out/slow"
+  python3 "$root/tests/study/slowdown.py" --into-existing matmul m "$pct" "$out/slow" kernels/common/matmul_plan.h
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
   # The copy's own folder as ccache's base: its unchanged units hit the cache of an earlier build.

@@ -125,7 +125,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   c.perfgate_version = in.text(map, "perfgate_version", at);
   c.source_hash = in.optional_text(map, "source_hash", at);
   c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
-  c.bound = in.optional_text(map, "bound", at);
+  c.bound = read_bound(in, map, at);
   c.calibration_reference = in.optional_text(map, "calibration_reference", at);
   c.measured_at = in.text(map, "measured_at", at);
   c.commit = in.optional_text(map, "commit", at);

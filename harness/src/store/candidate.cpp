@@ -37,7 +37,7 @@ CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size
   c.backend = in.text(map, "backend", at);
   c.source_hash = in.optional_text(map, "source_hash", at);
   c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
-  c.bound = in.optional_text(map, "bound", at);
+  c.bound = read_bound(in, map, at);
   c.calibration_reference = in.optional_text(map, "calibration_reference", at);
   if (!c.id.starts_with(c.kernel + "/" + c.backend + "/"))
     throw in.error(map, at + ".id",

@@ -65,6 +65,13 @@ void emit_runs(YAML::Emitter& out, const MetricRuns& runs) {
   out << YAML::EndMap;
 }
 
+std::string read_bound(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
+  std::string bound = in.optional_text(map, "bound", at);
+  if (!bound.empty() && bound != "memory" && bound != "compute" && bound != "latency")
+    throw in.error(map["bound"], at + ".bound", "expected memory, compute or latency, got \"" + bound + "\"");
+  return bound;
+}
+
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   if (!map.IsMap() || map.size() == 0) throw in.error(map, at, "expected a map of metric -> runs");
   if (map.size() > kMaxMetrics)

@@ -19,6 +19,10 @@ using MetricRuns = std::map<std::string, std::vector<std::vector<double>>>;
 void emit_fingerprint(YAML::Emitter& out, const Fingerprint& fingerprint);
 Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at);
 
+// A case's `bound` (CaseResult::bound: memory, compute or latency; it chooses a floor, so any
+// other value is an error naming the file and line). Empty where the file has none.
+std::string read_bound(const YamlDocument& in, const YAML::Node& map, const std::string& at);
+
 void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
 // At least one metric, each with at least one run of at least one finite sample.
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at);
