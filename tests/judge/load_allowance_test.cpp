@@ -180,6 +180,61 @@ TEST(LoadAllowance, ADriftPastTheCapIsTooBusyToJudge) {
   }
 }
 
+// A steady load (a busy loop on one of two cores) slows every round alike: the rounds agree, so
+// their spread allows little, while the case and its reference are slowed by different amounts.
+// The threads' waiting for cores says so: the allowance covers what it could stretch the check
+// by, and past load_max_pct the check is too busy to judge. Quiet waiting changes nothing.
+TEST(LoadAllowance, ASteadyLoadShowsInTheThreadsWaiting) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const BaselineCase b = baseline(seed);
+    // +35% read beside a busy loop by an A/A check whose threads waited 60% of the time.
+    CaseResult steady = check(1.35, 0.01, 0.005, 1000 + seed);
+    CaseResult unseen = steady;
+    steady.cpu_wait_share = 0.6;
+    judge_against(steady, b, shared_machine(), Fingerprint{});
+    judge_against(unseen, b, shared_machine(), Fingerprint{});
+    EXPECT_EQ(unseen.verdict, Verdict::regressed) << unseen.message;  // what the spread alone allowed
+    const Judgement& j = relative(steady);
+    EXPECT_EQ(steady.verdict, Verdict::pass) << steady.message;
+    EXPECT_DOUBLE_EQ(j.threshold_pct, 60) << j.reason;
+    EXPECT_EQ(j.threshold_source, "load");
+    EXPECT_NE(j.reason.find("this check's threads waited for a core 60% of its time, which can stretch it by 150%"),
+              std::string::npos)
+        << j.reason;
+
+    // Twice the work in that state: past the cap, too busy to judge.
+    CaseResult busy_twice = check(2.0, 0.01, 0.005, 1100 + seed);
+    busy_twice.cpu_wait_share = 0.6;
+    judge_against(busy_twice, b, shared_machine(), Fingerprint{});
+    EXPECT_EQ(busy_twice.verdict, Verdict::inconclusive) << busy_twice.message;
+    EXPECT_TRUE(relative(busy_twice).too_busy);
+    EXPECT_NE(relative(busy_twice).reason.find("too busy to judge: this check's waiting for cores calls for 150%"),
+              std::string::npos)
+        << relative(busy_twice).reason;
+
+    // Waiting a fifth of the time allows 25%: twice the work is caught.
+    CaseResult twice = check(2.0, 0.01, 0.005, 1200 + seed);
+    twice.cpu_wait_share = 0.2;
+    judge_against(twice, b, shared_machine(), Fingerprint{});
+    EXPECT_DOUBLE_EQ(relative(twice).threshold_pct, 25) << relative(twice).reason;
+    EXPECT_EQ(twice.verdict, Verdict::regressed) << twice.message;
+
+    // A quiet machine's threads wait a percent or so: the floor stands.
+    CaseResult quiet = check(1.0, 0.01, 0.005, 1300 + seed);
+    quiet.cpu_wait_share = 0.01;
+    judge_against(quiet, b, shared_machine(), Fingerprint{});
+    EXPECT_DOUBLE_EQ(relative(quiet).threshold_pct, 5) << relative(quiet).reason;
+    EXPECT_EQ(quiet.verdict, Verdict::pass) << quiet.message;
+  }
+  // Two threads waiting more than the whole time between them: no allowance covers it.
+  CaseResult saturated = check(3.0, 0.01, 0.005, 1300);
+  saturated.cpu_wait_share = 1.4;
+  judge_against(saturated, baseline(13), shared_machine(), Fingerprint{});
+  EXPECT_EQ(saturated.verdict, Verdict::inconclusive) << saturated.message;
+  EXPECT_NE(relative(saturated).reason.find("calls for more than any allowance"), std::string::npos)
+      << relative(saturated).reason;
+}
+
 TEST(LoadAllowance, AFixedAllowanceKeepsItsFigure) {
   // A case whose reference does not follow the machine keeps a fixed 60% however quiet the check.
   Thresholds t = shared_machine();

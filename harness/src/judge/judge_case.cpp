@@ -62,7 +62,8 @@ std::optional<OtherDevice> other_device(const BaselineCase& baseline, const Case
 }
 
 // What a calibrated check's rounds say about the machine while it ran: the spread of the case's
-// and the reference's times and of their ratio (stats/check_spread.h). nullopt for a metric
+// and the reference's times and of their ratio, and how long its threads waited for a core
+// (stats/check_spread.h). nullopt for a metric
 // other than relative_latency or a result without the reference's times.
 std::optional<CheckSpread> spread_of(const CaseResult& result, const std::string& metric) {
   if (metric != metric::relative_latency) return std::nullopt;
@@ -71,8 +72,9 @@ std::optional<CheckSpread> spread_of(const CaseResult& result, const std::string
     return it == result.metrics.end() ? std::span<const double>{}
                                       : std::span<const double>(it->second.samples);
   };
-  const CheckSpread spread = check_spread(samples(metric::latency_ns), samples(metric::reference_latency_ns),
-                                          samples(metric::relative_latency));
+  CheckSpread spread = check_spread(samples(metric::latency_ns), samples(metric::reference_latency_ns),
+                                    samples(metric::relative_latency));
+  spread.cpu_wait_share = result.cpu_wait_share;
   if (spread.rounds == 0) return std::nullopt;
   return spread;
 }

@@ -1,6 +1,7 @@
 #include "judge/load_allowance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -15,21 +16,42 @@ std::string spread_text(const CheckSpread& s) {
   return text;
 }
 
+std::string waiting_text(const CheckSpread& s) {
+  char text[144];
+  const double stretch = s.wait_stretch_pct();
+  if (std::isinf(stretch))
+    std::snprintf(text, sizeof text, "this check's threads waited for a core %.0f%% of its time, which can stretch it without bound",
+                  100 * s.cpu_wait_share);
+  else
+    std::snprintf(text, sizeof text, "this check's threads waited for a core %.0f%% of its time, which can stretch it by %.0f%%",
+                  100 * s.cpu_wait_share, stretch);
+  return text;
+}
+
 }  // namespace
 
 Allowance follow_load(Allowance allowance, const CheckSpread& spread, const MetricThreshold& threshold) {
   if (!threshold.load_factor || *threshold.load_factor <= 0 || spread.rounds == 0) return allowance;
   const double cap = threshold.load_max_pct.value_or(std::numeric_limits<double>::infinity());
-  const double wanted = *threshold.load_factor * spread.pct();
+  const double by_spread = *threshold.load_factor * spread.pct();
+  const double by_waiting = spread.wait_stretch_pct();
+  const bool waiting = by_waiting > by_spread;
+  const double wanted = std::max(by_spread, by_waiting);
   const double load_pct = std::min(wanted, cap);
   allowance.load_wanted_pct = wanted;
+  if (waiting) allowance.load_wanted_by = "waiting for cores";
   if (load_pct <= allowance.pct) {
     allowance.why += "; " + spread_text(spread);
     return allowance;
   }
   char head[96];
-  std::snprintf(head, sizeof head, "%g x ", *threshold.load_factor);
-  std::string why = head + spread_text(spread);
+  std::string why;
+  if (waiting) {
+    why = waiting_text(spread);
+  } else {
+    std::snprintf(head, sizeof head, "%g x ", *threshold.load_factor);
+    why = head + spread_text(spread);
+  }
   if (wanted > cap) {
     std::snprintf(head, sizeof head, ", at most load_max_pct %g%%", cap);
     why += head;

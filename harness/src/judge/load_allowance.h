@@ -8,6 +8,12 @@
 //
 //   load_factor x this check's spread, at most load_max_pct
 //
+// and at least what waiting for cores could have stretched it by (CheckSpread::wait_stretch_pct):
+// a steady load, such as a busy loop on one of two cores, slows every round alike, so the rounds
+// agree while the case and its reference are slowed by different amounts (beside one on the
+// 2-core VM, A/A checks of copy n=2^20 and f16_matvec read +21% and +35% with spreads that
+// allowed 13% and 14%, their threads having waited 73% and 68% of the time).
+//
 // with source "load" when that is what sets it: a check on a quiet machine keeps its floor, a
 // check on a busy one says it saw less (its resolution, report/ and the run line, is the wider
 // figure). docs/performance.md, "An allowance that follows the load", holds the study behind

@@ -239,7 +239,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     j.too_busy = true;
     j.reason = medians + detail +
                ", too busy to judge: this check's " + allowance.load_wanted_by +
-               printf_string(" calls for %.0f%%", allowance.load_wanted_pct) +
+               (std::isinf(allowance.load_wanted_pct) ? std::string(" calls for more than any allowance")
+                                                      : printf_string(" calls for %.0f%%", allowance.load_wanted_pct)) +
                ", past load_max_pct";
     return j;
   }

@@ -37,7 +37,8 @@ struct Allowance {
   // before load_max_pct cut it; 0 where the allowance follows no load. Above `pct`, the check
   // was too busy to judge a change between the two.
   double load_wanted_pct = 0;
-  // What called for it: the check's "spread", or its "drift" within the check.
+  // What called for it: the check's "spread", its "drift" within the check, or its threads'
+  // "waiting for cores".
   std::string load_wanted_by = "spread";
 };
 Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "stats/summary.h"
@@ -9,6 +10,12 @@
 namespace perfgate {
 
 double CheckSpread::pct() const { return std::max({case_pct, reference_pct, relative_pct}); }
+
+double CheckSpread::wait_stretch_pct() const {
+  if (!(cpu_wait_share > 0)) return 0;
+  if (cpu_wait_share >= 1) return std::numeric_limits<double>::infinity();
+  return 100 * cpu_wait_share / (1 - cpu_wait_share);
+}
 
 double robust_spread_pct(std::span<const double> samples) {
   if (samples.size() < 2) return 0;

@@ -9,6 +9,10 @@
 //   reference the reference's times (reference_latency_ns) this check
 //   relative  their ratio, the relative_latency being judged
 //   pct()     the largest of the three: the machine's noise as this check saw it
+//
+// A steady load shows in none of them: beside a busy loop every round waits alike, so the rounds
+// agree while the case and its reference are slowed by different amounts. The scheduler says it
+// instead: the share of the check's time its threads waited for a core (core/cpu_wait.h).
 #include <span>
 
 namespace perfgate {
@@ -18,7 +22,12 @@ struct CheckSpread {
   double reference_pct = 0;
   double relative_pct = 0;
   int rounds = 0;  // samples of the shortest series: 0 when nothing was measured
+  double cpu_wait_share = 0;  // of the check's time, its threads summed (1.0: one thread all along)
   double pct() const;
+  // How far waiting for cores could have stretched the check's time, in %: W / (1 - W) of a
+  // wait share W, infinite from W = 1 on (a case and its reference are timed in turn, so either
+  // may have taken all of the waiting).
+  double wait_stretch_pct() const;
 };
 
 // 1.4826 x the median absolute deviation / the median, in %; 0 with fewer than 2 samples or a
