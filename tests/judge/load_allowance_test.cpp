@@ -226,6 +226,21 @@ TEST(LoadAllowance, ASteadyLoadShowsInTheThreadsWaiting) {
     EXPECT_DOUBLE_EQ(relative(quiet).threshold_pct, 5) << relative(quiet).reason;
     EXPECT_EQ(quiet.verdict, Verdict::pass) << quiet.message;
   }
+  // A case that waits anyway (llvmpipe's threads wait 5-37% on a quiet 2-core machine) is allowed
+  // only the waiting beyond what its baseline's runs had.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    BaselineCase b = baseline(seed);
+    b.cpu_wait_share = 0.3;
+    CaseResult usual = check(1.12, 0.01, 0.005, 1400 + seed);
+    usual.cpu_wait_share = 0.35;  // (0.35 - 0.30) / 0.65: 7.7%
+    judge_against(usual, b, shared_machine(), Fingerprint{});
+    const Judgement& j = relative(usual);
+    EXPECT_NEAR(j.threshold_pct, 100 * 0.05 / 0.65, 1e-9) << j.reason;
+    EXPECT_NE(j.reason.find("waited for a core 35% of its time (its baseline's runs 30%), which can stretch it by 8%"),
+              std::string::npos)
+        << j.reason;
+    EXPECT_EQ(usual.verdict, Verdict::regressed) << usual.message;
+  }
   // Two threads waiting more than the whole time between them: no allowance covers it.
   CaseResult saturated = check(3.0, 0.01, 0.005, 1300);
   saturated.cpu_wait_share = 1.4;

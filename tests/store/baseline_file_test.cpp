@@ -90,6 +90,29 @@ TEST_F(StoreBaselineFile, TheWorkingSetIsKeptAndAnOddValueIsAnError) {
   }
 }
 
+// A case's usual waiting for cores is kept (a check's waiting beyond it widens its allowance);
+// files written before it was recorded read as 0, and a negative share is an error.
+TEST_F(StoreBaselineFile, TheWaitForCoresIsKept) {
+  KernelBaselines written = two_cases();
+  written.cases[1].cpu_wait_share = 0.25;
+  const std::string yaml = to_yaml(written);
+  const KernelBaselines read = parse_kernel_baselines(yaml, "copy.yaml");
+  EXPECT_DOUBLE_EQ(read.cases[0].cpu_wait_share, 0);
+  EXPECT_DOUBLE_EQ(read.cases[1].cpu_wait_share, 0.25);
+  EXPECT_EQ(yaml.find("cpu_wait_share: 0\n"), std::string::npos);  // none recorded, none written
+  std::string negative = yaml;
+  negative.replace(negative.find("cpu_wait_share: 0.25"), 20, "cpu_wait_share: -0.5");
+  try {
+    parse_kernel_baselines(negative, "copy.yaml");
+    FAIL() << "cpu_wait_share: -0.5 was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cpu_wait_share: expected a share of the time, 0 or more"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // A calibrated case's reference is kept with its samples (a check is calibrated against it);
 // files written before it was recorded read as empty.
 TEST_F(StoreBaselineFile, TheCalibrationReferenceIsKept) {

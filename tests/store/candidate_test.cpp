@@ -122,6 +122,25 @@ TEST(StoreCandidatePool, PoolsSeparateRunsPerMetric) {
   EXPECT_EQ(c.machine_id(), "cpu-test-2t");
 }
 
+// What a case's threads waited for a core in its runs is kept as their median (a check's waiting
+// beyond it is what a busy machine added), under the digest.
+TEST(StoreCandidatePool, KeepsTheRunsMedianWaitForCores) {
+  std::vector<RunResult> runs{measured_run("a", 100), measured_run("b", 110), measured_run("c", 90)};
+  runs[0].cases[0].cpu_wait_share = 0.30;
+  runs[1].cases[0].cpu_wait_share = 0.05;
+  runs[2].cases[0].cpu_wait_share = 0.06;
+  Candidate c = candidate_from_runs(runs, "2026-11-21T09:00:00Z");
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.cases[0].cpu_wait_share, 0.06);
+  c.digest = content_digest(c);
+  const Candidate read = parse_candidate(to_yaml(c), "c.yaml");
+  EXPECT_NO_THROW(verify_digest(read, "c.yaml"));
+  EXPECT_DOUBLE_EQ(read.cases[0].cpu_wait_share, 0.06);
+  std::string yaml = to_yaml(c);
+  yaml.replace(yaml.find("cpu_wait_share: 0.06"), 20, "cpu_wait_share: 0.60");
+  EXPECT_THROW(verify_digest(parse_candidate(yaml, "c.yaml"), "c.yaml"), Error);  // it widens allowances
+}
+
 TEST(StoreCandidatePool, RefusesErrorsSkipsAndMixedMachines) {
   RunResult wrong = measured_run("b", 110);
   wrong.cases[0].verdict = Verdict::error;

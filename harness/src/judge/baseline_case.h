@@ -40,6 +40,10 @@ struct BaselineCase {
   // check of the case is calibrated against the same one. Empty when uncalibrated, or in files
   // written before it was recorded.
   std::string calibration_reference;
+  // The share of its runs' time the case's threads waited for a core (CaseResult::cpu_wait_share,
+  // the median over runs): a check's waiting beyond it is what a busy machine added
+  // (judge/load_allowance.h). 0 where none was recorded (files written before, or none waited).
+  double cpu_wait_share = 0;
   // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
   std::map<std::string, std::vector<std::vector<double>>> runs;
   Approval approval;

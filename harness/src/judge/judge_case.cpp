@@ -65,7 +65,8 @@ std::optional<OtherDevice> other_device(const BaselineCase& baseline, const Case
 // and the reference's times and of their ratio, and how long its threads waited for a core
 // (stats/check_spread.h). nullopt for a metric
 // other than relative_latency or a result without the reference's times.
-std::optional<CheckSpread> spread_of(const CaseResult& result, const std::string& metric) {
+std::optional<CheckSpread> spread_of(const CaseResult& result, const BaselineCase& baseline,
+                                     const std::string& metric) {
   if (metric != metric::relative_latency) return std::nullopt;
   auto samples = [&](const char* name) -> std::span<const double> {
     auto it = result.metrics.find(name);
@@ -75,6 +76,7 @@ std::optional<CheckSpread> spread_of(const CaseResult& result, const std::string
   CheckSpread spread = check_spread(samples(metric::latency_ns), samples(metric::reference_latency_ns),
                                     samples(metric::relative_latency));
   spread.cpu_wait_share = result.cpu_wait_share;
+  spread.baseline_wait_share = baseline.cpu_wait_share;
   if (spread.rounds == 0) return std::nullopt;
   return spread;
 }
@@ -115,7 +117,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
                                                thresholds.significance, thresholds.noise_factor,
                                                other_device(*baseline, result, thresholds, current),
-                                               spread_of(result, metric)));
+                                               spread_of(result, *baseline, metric)));
     } else if (auto floor = judge_floor(metric, measured->second.samples, threshold)) {
       result.judgements.push_back(*floor);
     }

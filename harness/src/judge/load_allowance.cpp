@@ -1,5 +1,7 @@
 #include "judge/load_allowance.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,15 +19,11 @@ std::string spread_text(const CheckSpread& s) {
 }
 
 std::string waiting_text(const CheckSpread& s) {
-  char text[144];
+  std::string text = fmt::format("this check's threads waited for a core {:.0f}% of its time", 100 * s.cpu_wait_share);
+  if (s.baseline_wait_share > 0) text += fmt::format(" (its baseline's runs {:.0f}%)", 100 * s.baseline_wait_share);
   const double stretch = s.wait_stretch_pct();
-  if (std::isinf(stretch))
-    std::snprintf(text, sizeof text, "this check's threads waited for a core %.0f%% of its time, which can stretch it without bound",
-                  100 * s.cpu_wait_share);
-  else
-    std::snprintf(text, sizeof text, "this check's threads waited for a core %.0f%% of its time, which can stretch it by %.0f%%",
-                  100 * s.cpu_wait_share, stretch);
-  return text;
+  return text + (std::isinf(stretch) ? std::string(", which can stretch it without bound")
+                                     : fmt::format(", which can stretch it by {:.0f}%", stretch));
 }
 
 }  // namespace

@@ -12,9 +12,9 @@ namespace perfgate {
 double CheckSpread::pct() const { return std::max({case_pct, reference_pct, relative_pct}); }
 
 double CheckSpread::wait_stretch_pct() const {
-  if (!(cpu_wait_share > 0)) return 0;
+  if (!(cpu_wait_share > baseline_wait_share)) return 0;
   if (cpu_wait_share >= 1) return std::numeric_limits<double>::infinity();
-  return 100 * cpu_wait_share / (1 - cpu_wait_share);
+  return 100 * (cpu_wait_share - baseline_wait_share) / (1 - cpu_wait_share);
 }
 
 double robust_spread_pct(std::span<const double> samples) {

@@ -23,10 +23,11 @@ struct CheckSpread {
   double relative_pct = 0;
   int rounds = 0;  // samples of the shortest series: 0 when nothing was measured
   double cpu_wait_share = 0;  // of the check's time, its threads summed (1.0: one thread all along)
+  double baseline_wait_share = 0;  // the same of its baseline's runs: what the case waits anyway
   double pct() const;
-  // How far waiting for cores could have stretched the check's time, in %: W / (1 - W) of a
-  // wait share W, infinite from W = 1 on (a case and its reference are timed in turn, so either
-  // may have taken all of the waiting).
+  // How far the waiting beyond the baseline's could have stretched the check's time, in %:
+  // (W - Wb) / (1 - W) of a wait share W over the baseline's Wb, infinite from W = 1 on (a case
+  // and its reference are timed in turn, so either may have taken all of the waiting).
   double wait_stretch_pct() const;
 };
 

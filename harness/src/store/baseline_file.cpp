@@ -96,6 +96,7 @@ void emit_case(YAML::Emitter& out, const BaselineCase& c) {
   if (c.fits_in_cache) emit_field(out, "fits_in_cache", *c.fits_in_cache);
   if (!c.bound.empty()) emit_field(out, "bound", c.bound);
   if (!c.calibration_reference.empty()) emit_field(out, "calibration_reference", c.calibration_reference);
+  if (c.cpu_wait_share > 0) emit_field(out, "cpu_wait_share", round_trip_text(c.cpu_wait_share));
   emit_field(out, "measured_at", c.measured_at);
   emit_field(out, "commit", c.commit);
   out << YAML::Key << "approval" << YAML::Value;
@@ -116,7 +117,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   const std::string at = "cases." + id;
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
   in.keys(map, at,
-          {"backend", "perfgate_version", "source_hash", "fits_in_cache", "bound", "calibration_reference", "measured_at", "commit", "approval",
+          {"backend", "perfgate_version", "source_hash", "fits_in_cache", "bound", "calibration_reference", "cpu_wait_share", "measured_at", "commit", "approval",
            "fingerprint", "median", "run_counts", "runs"});
   BaselineCase c;
   c.id = id;
@@ -127,6 +128,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
   c.bound = read_bound(in, map, at);
   c.calibration_reference = in.optional_text(map, "calibration_reference", at);
+  c.cpu_wait_share = read_cpu_wait_share(in, map, at);
   c.measured_at = in.text(map, "measured_at", at);
   c.commit = in.optional_text(map, "commit", at);
   const YAML::Node approval = in.required_map(map, "approval", at);

@@ -41,6 +41,7 @@ BaselineCase approved_case(const Candidate& candidate, const CandidateCase& c, c
   b.fits_in_cache = c.fits_in_cache;
   b.bound = c.bound;
   b.calibration_reference = c.calibration_reference;
+  b.cpu_wait_share = c.cpu_wait_share;
   b.measured_at = candidate.measured_at;
   b.commit = candidate.commit;
   b.runs = c.runs;

@@ -22,6 +22,7 @@ void emit_case(YAML::Emitter& out, const CandidateCase& c) {
   if (c.fits_in_cache) emit_field(out, "fits_in_cache", *c.fits_in_cache);
   if (!c.bound.empty()) emit_field(out, "bound", c.bound);
   if (!c.calibration_reference.empty()) emit_field(out, "calibration_reference", c.calibration_reference);
+  if (c.cpu_wait_share > 0) emit_field(out, "cpu_wait_share", round_trip_text(c.cpu_wait_share));
   out << YAML::Key << "runs" << YAML::Value;
   emit_runs(out, c.runs);
   out << YAML::EndMap;
@@ -30,7 +31,7 @@ void emit_case(YAML::Emitter& out, const CandidateCase& c) {
 CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size_t index,
                         std::size_t run_count) {
   const std::string at = "cases[" + std::to_string(index) + "]";
-  in.keys(map, at, {"id", "kernel", "backend", "source_hash", "fits_in_cache", "bound", "calibration_reference", "runs"});
+  in.keys(map, at, {"id", "kernel", "backend", "source_hash", "fits_in_cache", "bound", "calibration_reference", "cpu_wait_share", "runs"});
   CandidateCase c;
   c.id = in.text(map, "id", at);
   c.kernel = in.text(map, "kernel", at);
@@ -39,6 +40,7 @@ CandidateCase read_case(const YamlDocument& in, const YAML::Node& map, std::size
   c.fits_in_cache = in.optional_boolean(map, "fits_in_cache", at);
   c.bound = read_bound(in, map, at);
   c.calibration_reference = in.optional_text(map, "calibration_reference", at);
+  c.cpu_wait_share = read_cpu_wait_share(in, map, at);
   if (!c.id.starts_with(c.kernel + "/" + c.backend + "/"))
     throw in.error(map, at + ".id",
                    "\"" + c.id + "\" is not a case of kernel " + c.kernel + " on " + c.backend);

@@ -20,6 +20,7 @@ struct CandidateCase {
   std::optional<bool> fits_in_cache;  // as BaselineCase::fits_in_cache
   std::string bound;                  // as BaselineCase::bound
   std::string calibration_reference;  // as BaselineCase::calibration_reference
+  double cpu_wait_share = 0;          // as BaselineCase::cpu_wait_share
   MetricRuns runs;                    // latency_ns from every run; a metric a run left out has fewer runs
 };
 

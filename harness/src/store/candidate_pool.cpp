@@ -9,6 +9,7 @@
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 namespace {
@@ -58,6 +59,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
   candidate.branch = first.branch;
   candidate.perfgate_version = first.perfgate_version;
   std::map<std::string, CandidateCase> cases;
+  std::map<std::string, std::vector<double>> waits;  // per case, per run
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& run = runs[i];
     refuse_unmeasured(run, i);
@@ -92,6 +94,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
       }
       // One run bound by compute or latency is enough for the wider floor (BaselineCase::bound).
       if (bound_by_memory(c.bound) && !bound_by_memory(result.bound)) c.bound = result.bound;
+      waits[result.id].push_back(result.cpu_wait_share);
       for (const auto& [metric, values] : result.metrics) {
         if (values.samples.empty())
           throw Error("refusing to propose: " + result.id + " has no " + metric + " samples in run " +
@@ -110,6 +113,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
     auto latency = c.runs.find(metric::latency_ns);
     if (latency == c.runs.end() || latency->second.size() != runs.size())
       throw Error("refusing to propose: " + id + " lacks latency_ns samples in some runs");
+    c.cpu_wait_share = median(waits[id]);
     candidate.cases.push_back(std::move(c));
   }
   return candidate;

@@ -72,6 +72,14 @@ std::string read_bound(const YamlDocument& in, const YAML::Node& map, const std:
   return bound;
 }
 
+double read_cpu_wait_share(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
+  const YAML::Node node = map["cpu_wait_share"];
+  if (!node) return 0;
+  const double share = in.number(node, at + ".cpu_wait_share");
+  if (share < 0) throw in.error(node, at + ".cpu_wait_share", "expected a share of the time, 0 or more");
+  return share;
+}
+
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   if (!map.IsMap() || map.size() == 0) throw in.error(map, at, "expected a map of metric -> runs");
   if (map.size() > kMaxMetrics)

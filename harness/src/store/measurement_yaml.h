@@ -23,6 +23,10 @@ Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, cons
 // other value is an error naming the file and line). Empty where the file has none.
 std::string read_bound(const YamlDocument& in, const YAML::Node& map, const std::string& at);
 
+// A case's `cpu_wait_share` (BaselineCase::cpu_wait_share): a number, 0 or more, else an error
+// naming the file and line. 0 where the file has none.
+double read_cpu_wait_share(const YamlDocument& in, const YAML::Node& map, const std::string& at);
+
 void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
 // At least one metric, each with at least one run of at least one finite sample.
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at);
