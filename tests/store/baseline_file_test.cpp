@@ -25,6 +25,17 @@ KernelBaselines two_cases() {
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// `yaml` is refused with an error naming copy.yaml's line and saying `message`.
+void expect_copy_yaml_refused(const std::string& yaml, const std::string& message) {
+  try {
+    parse_kernel_baselines(yaml, "copy.yaml");
+    ADD_FAILURE() << "read, though it should say: " << message;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(StoreBaselineFile, RoundTripKeepsEveryDoubleExactly) {
   const KernelBaselines written = two_cases();
   const KernelBaselines read = parse_kernel_baselines(to_yaml(written), "copy.yaml");
@@ -68,26 +79,10 @@ TEST_F(StoreBaselineFile, TheWorkingSetIsKeptAndAnOddValueIsAnError) {
   EXPECT_FALSE(*read.cases[1].fits_in_cache);
   std::string odd = yaml;
   odd.replace(odd.find("fits_in_cache: false"), 20, "fits_in_cache: maybe");
-  try {
-    parse_kernel_baselines(odd, "copy.yaml");
-    FAIL() << "fits_in_cache: maybe was read";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("fits_in_cache: expected true or false, got \"maybe\""),
-              std::string::npos)
-        << e.what();
-  }
+  expect_copy_yaml_refused(odd, "fits_in_cache: expected true or false, got \"maybe\"");
   std::string bogus = yaml;
   bogus.replace(bogus.find("bound: latency"), 14, "bound: network");
-  try {
-    parse_kernel_baselines(bogus, "copy.yaml");
-    FAIL() << "bound: network was read";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("bound: expected memory, compute or latency, got \"network\""),
-              std::string::npos)
-        << e.what();
-  }
+  expect_copy_yaml_refused(bogus, "bound: expected memory, compute or latency, got \"network\"");
 }
 
 // A case's usual waiting for cores is kept (a check's waiting beyond it widens its allowance);
@@ -102,15 +97,7 @@ TEST_F(StoreBaselineFile, TheWaitForCoresIsKept) {
   EXPECT_EQ(yaml.find("cpu_wait_share: 0\n"), std::string::npos);  // none recorded, none written
   std::string negative = yaml;
   negative.replace(negative.find("cpu_wait_share: 0.25"), 20, "cpu_wait_share: -0.5");
-  try {
-    parse_kernel_baselines(negative, "copy.yaml");
-    FAIL() << "cpu_wait_share: -0.5 was read";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("cpu_wait_share: expected a share of the time, 0 or more"),
-              std::string::npos)
-        << e.what();
-  }
+  expect_copy_yaml_refused(negative, "cpu_wait_share: expected a share of the time, 0 or more");
 }
 
 // A calibrated case's reference is kept with its samples (a check is calibrated against it);
