@@ -113,7 +113,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
     auto latency = c.runs.find(metric::latency_ns);
     if (latency == c.runs.end() || latency->second.size() != runs.size())
       throw Error("refusing to propose: " + id + " lacks latency_ns samples in some runs");
-    c.cpu_wait_share = median(waits[id]);
+    c.cpu_wait_share = std::stod(fmt::format("{:.3g}", median(waits[id])));  // a share: 3 digits say it
     candidate.cases.push_back(std::move(c));
   }
   return candidate;
