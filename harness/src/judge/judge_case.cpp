@@ -62,9 +62,9 @@ std::optional<OtherDevice> other_device(const BaselineCase& baseline, const Case
 }
 
 // What a calibrated check's rounds say about the machine while it ran: the spread of the case's
-// and the reference's times and of their ratio, and how long its threads waited for a core
-// (stats/check_spread.h). nullopt for a metric
-// other than relative_latency or a result without the reference's times.
+// and the reference's times and of their ratio, and how long its threads waited for a core beyond
+// its baseline's runs (stats/check_spread.h). nullopt for a metric other than relative_latency or
+// a result without the reference's times.
 std::optional<CheckSpread> spread_of(const CaseResult& result, const BaselineCase& baseline,
                                      const std::string& metric) {
   if (metric != metric::relative_latency) return std::nullopt;

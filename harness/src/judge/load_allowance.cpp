@@ -42,18 +42,9 @@ Allowance follow_load(Allowance allowance, const CheckSpread& spread, const Metr
     allowance.why += "; " + spread_text(spread);
     return allowance;
   }
-  char head[96];
-  std::string why;
-  if (waiting) {
-    why = waiting_text(spread);
-  } else {
-    std::snprintf(head, sizeof head, "%g x ", *threshold.load_factor);
-    why = head + spread_text(spread);
-  }
-  if (wanted > cap) {
-    std::snprintf(head, sizeof head, ", at most load_max_pct %g%%", cap);
-    why += head;
-  }
+  std::string why =
+      waiting ? waiting_text(spread) : fmt::format("{:g} x {}", *threshold.load_factor, spread_text(spread));
+  if (wanted > cap) why += fmt::format(", at most load_max_pct {:g}%", cap);
   allowance.why = why + "; " + allowance.why;
   allowance.pct = load_pct;
   allowance.source = "load";
