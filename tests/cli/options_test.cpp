@@ -1,41 +1,60 @@
-// The selection options every measuring command shares.
-#include "cli/options.h"
-
+// The selection options every measuring command shares, parsed by the real command line.
 #include <gtest/gtest.h>
 
-#include <CLI/CLI.hpp>
-#include <algorithm>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
-#include "perfgate/error.h"
+#include "cli/commands.h"
 
 namespace perfgate {
 namespace {
 
-CommonOptions parse(std::vector<std::string> args) {
-  CLI::App app;
-  CommonOptions o;
-  add_selection_options(app, o);
-  std::reverse(args.begin(), args.end());  // CLI11 takes a vector in reverse order
-  app.parse(args);
-  return o;
+struct Listed {
+  int exit_code = 0;
+  std::set<std::string> kernels;
+  std::set<std::string> cases;
+  std::string errors;
+};
+
+// `perfgate list --ctest ARGS...`: the kernels and cases it selects, one line each.
+Listed list_ctest(std::vector<std::string> args) {
+  args.insert(args.begin(), {"perfgate", "list", "--ctest", "--backend", "cpu"});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  Context context;
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  Listed listed;
+  listed.exit_code = run_command_line(static_cast<int>(argv.size()), argv.data(), context);
+  std::istringstream lines(testing::internal::GetCapturedStdout());
+  listed.errors = testing::internal::GetCapturedStderr();
+  for (std::string id, kernel, backend; lines >> id >> kernel >> backend;) {
+    listed.cases.insert(id);
+    listed.kernels.insert(kernel);
+  }
+  return listed;
 }
 
 TEST(CliOptions, KernelRepeatsAndEachTakesOneGlob) {
-  const CommonOptions o = parse({"--kernel", "attention_fused", "--kernel", "attention_layer", "copy/cpu/*"});
-  EXPECT_EQ(o.kernel_globs, (std::vector<std::string>{"attention_fused", "attention_layer"}));
-  EXPECT_EQ(o.cases, (std::vector<std::string>{"copy/cpu/*"}));
-  const Selection s = o.selection({Backend::cpu});
-  EXPECT_EQ(s.kernel_globs, o.kernel_globs);
+  const Listed both = list_ctest({"--kernel", "copy", "--kernel", "fill"});
+  EXPECT_EQ(both.exit_code, 0) << both.errors;
+  EXPECT_EQ(both.kernels, (std::set<std::string>{"copy", "fill"}));
+  // The value after a --kernel's one glob is a case glob again: it narrows to copy's cases.
+  const Listed narrowed = list_ctest({"--kernel", "copy", "--kernel", "fill", "copy/cpu/*"});
+  EXPECT_EQ(narrowed.exit_code, 0) << narrowed.errors;
+  EXPECT_EQ(narrowed.kernels, (std::set<std::string>{"copy"}));
+  EXPECT_FALSE(narrowed.cases.empty());
 }
 
 TEST(CliOptions, AKernelGlobSelectsEveryKernelItMatches) {
-  CommonOptions o = parse({"--kernel", "copy", "--kernel", "fill", "--backend", "cpu"});
-  std::set<std::string> kernels;
-  for (const auto& c : select_cases(o.selection({Backend::cpu}))) kernels.insert(c.kernel->name());
-  EXPECT_EQ(kernels, (std::set<std::string>{"copy", "fill"}));
-  o = parse({"--kernel", "copy", "--kernel", "nosuch*"});
-  EXPECT_THROW(select_cases(o.selection({Backend::cpu})), Error);
+  const Listed matmuls = list_ctest({"--kernel", "matmul*"});
+  EXPECT_EQ(matmuls.exit_code, 0) << matmuls.errors;
+  EXPECT_TRUE(matmuls.kernels.count("matmul") && matmuls.kernels.count("matmul_f16")) << matmuls.kernels.size();
+  const Listed none = list_ctest({"--kernel", "copy", "--kernel", "nosuch*"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.errors.find("--kernel 'nosuch*' matches no kernel"), std::string::npos) << none.errors;
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // moves it into baselines/ under the approver's name and logs it.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -19,15 +18,6 @@
 
 namespace perfgate {
 namespace {
-
-struct ApproveFlags {
-  UpdateFlags update;
-  std::string file;
-  std::string machine_mismatch_ok;
-  std::string machine_id;
-  std::string device;
-  double max_age_days = 14;
-};
 
 std::time_t parse_utc(const std::string& text, const std::string& file) {
   std::tm tm{};
@@ -82,6 +72,8 @@ std::chrono::milliseconds test_delay() {
   return std::chrono::milliseconds(text ? std::strtoll(text, nullptr, 10) : 0);
 }
 
+}  // namespace
+
 int approve_main(const ApproveFlags& flags, const Context& context) {
   const Candidate candidate = read_candidate(flags.file);
   verify_digest(candidate, flags.file);
@@ -104,30 +96,6 @@ int approve_main(const ApproveFlags& flags, const Context& context) {
   for (const auto& file : outcome.files) std::printf("  wrote %s\n", file.string().c_str());
   std::printf("  logged %s\n", outcome.log.string().c_str());
   return 0;
-}
-
-}  // namespace
-
-void add_baseline_approve(CLI::App& baseline, Context& context) {
-  auto flags = std::make_shared<ApproveFlags>();
-  CLI::App* approve = baseline.add_subcommand(
-      "approve",
-      "Move a candidate into baselines/ under your name: refuses a candidate that was edited, "
-      "measured on another machine or is too old; writes atomically under a lock and logs it");
-  approve->add_option("file", flags->file, "Candidate file from perfgate baseline propose")
-      ->required()
-      ->check(CLI::ExistingFile);
-  add_update_options(*approve, flags->update, context);
-  approve->add_option("--machine-mismatch-ok", flags->machine_mismatch_ok,
-                      "Accept a candidate measured on another machine id, for this REASON (logged)");
-  approve->add_option("--machine-id", flags->machine_id,
-                      "This machine's id, instead of asking the device (logged)");
-  approve->add_option("--device", flags->device,
-                      "Vulkan device to ask for the machine id: index or part of its name");
-  approve->add_option("--max-age", flags->max_age_days, "Refuse candidates older than DAYS (0: no limit)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  approve->callback([flags, &context] { context.exit_code = approve_main(*flags, context); });
 }
 
 }  // namespace perfgate

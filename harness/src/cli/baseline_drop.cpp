@@ -2,7 +2,6 @@
 // longer exists), under a person's name and logged like an approval.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 
@@ -12,11 +11,7 @@
 namespace perfgate {
 namespace {
 
-struct DropFlags {
-  UpdateFlags update;
-  std::string glob;
-  std::string machine_id;
-};
+}  // namespace
 
 int drop_main(const DropFlags& flags, const Context& context) {
   const BaselineStore store(flags.update.baselines_dir);
@@ -35,18 +30,6 @@ int drop_main(const DropFlags& flags, const Context& context) {
   std::printf("dropped %zu cases by %s\n", outcome.case_ids.size(), flags.update.by.c_str());
   for (const auto& id : outcome.case_ids) std::printf("  %s\n", id.c_str());
   return 0;
-}
-
-}  // namespace
-
-void add_baseline_drop(CLI::App& baseline, Context& context) {
-  auto flags = std::make_shared<DropFlags>();
-  CLI::App* drop = baseline.add_subcommand(
-      "drop", "Remove approved baselines of retired cases, under your name and logged");
-  drop->add_option("glob", flags->glob, "Case id glob (e.g. 'copy/cpu/n=1024') or kernel name")->required();
-  drop->add_option("--machine", flags->machine_id, "Only this machine id (default: every machine)");
-  add_update_options(*drop, flags->update, context);
-  drop->callback([flags, &context] { context.exit_code = drop_main(*flags, context); });
 }
 
 }  // namespace perfgate

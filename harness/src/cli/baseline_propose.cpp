@@ -2,7 +2,6 @@
 // one candidate file and prints what it would change. Nothing under baselines/ is written.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -28,15 +27,6 @@ namespace perfgate {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct ProposeFlags {
-  CommonOptions common;
-  // Five: enough for the noise model to set one odd run apart (from four runs) and to see two
-  // runs in another mode (stats/run_noise.h); more where runs are cheap and the noise matters.
-  int runs = 5;
-  std::string out;
-  std::string binary_name;  // the hints name the command that was run
-};
 
 // The `perfgate run` arguments that measure the same selection (cases first: --axis takes
 // every value that follows it).
@@ -101,6 +91,8 @@ std::string run_span(std::size_t first, std::size_t last) {
   return first == last ? "run " + std::to_string(first)
                        : "runs " + std::to_string(first) + "-" + std::to_string(last);
 }
+
+}  // namespace
 
 int propose_main(const ProposeFlags& flags) {
   if (!flags.out.empty() && inside(flags.out, flags.common.baselines_dir))
@@ -169,38 +161,6 @@ int propose_main(const ProposeFlags& flags) {
       "approve: %s baseline approve %s --by NAME --reason TEXT\n",
       flags.binary_name.c_str(), out.string().c_str(), flags.binary_name.c_str(), out.string().c_str());
   return 0;
-}
-
-}  // namespace
-
-void add_baseline_propose(CLI::App& baseline, Context& context) {
-  auto flags = std::make_shared<ProposeFlags>();
-  CLI::App* propose = baseline.add_subcommand(
-      "propose",
-      "Measure the selection in N separate runs and write a candidate file (nothing in baselines/ "
-      "changes); refuses when a case has an error or fails its correctness check");
-  add_selection_options(*propose, flags->common);
-  flags->common.baselines_dir = context.baselines_dir();
-  flags->common.thresholds_dir = context.thresholds_dir();
-  flags->binary_name = context.binary_name;
-  propose
-      ->add_option("--runs", flags->runs,
-                   "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
-                   "disagree as on a busy machine, or whose raw-timed cases waited for cores, are measured "
-                   "again, up to twice as many, then refused")
-      ->capture_default_str()
-      ->check(CLI::Range(2, 100));
-  propose->add_option("--out", flags->out,
-                      "Candidate file to write (default: ./candidate-<machine id>.yaml)");
-  propose
-      ->add_option("--baselines", flags->common.baselines_dir,
-                   "Approved baselines to diff against (read only)")
-      ->capture_default_str();
-  propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
-      ->capture_default_str();
-  add_cache_dir_option(*propose, flags->common);
-  propose->add_flag("--quiet,-q", flags->common.quiet, "No progress line");
-  propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
 }
 
 }  // namespace perfgate

@@ -1,6 +1,5 @@
 // perfgate check: what each CTest test runs, with CTestMeasurement output and the verdict's exit
 // code.
-#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -27,7 +26,20 @@ std::map<Backend, std::vector<CaseSpec>> by_backend(const std::vector<CaseSpec>&
   return groups;
 }
 
-int check_main(const RunFlags& flags) {
+}  // namespace
+
+int check_main(RunFlags flags) {
+  // The one place PERFGATE_BASE is read: `ctest -L perf` in a pull request gates head against
+  // base with no CMake change. An explicit --base wins.
+  if (const char* base = std::getenv("PERFGATE_BASE"); flags.base.empty() && base && *base) flags.base = base;
+  // Under `ctest --resource-spec-file` a Vulkan perf test runs on the GPU ctest allocated to it
+  // (RESOURCE_GROUPS gpus:1), so N GPUs run N cases at once; an explicit --device wins.
+  if (auto slot = gpu_slot_from_ctest(std::getenv("CTEST_RESOURCE_GROUP_COUNT"),
+                                      std::getenv("CTEST_RESOURCE_GROUP_0_GPUS"));
+      slot && flags.common.device.empty()) {
+    flags.common.device = slot->device;
+    flags.gpu_slot = slot->resource_id;
+  }
   if (flags.common.cases.empty() && flags.common.kernel_globs.empty())
     throw Error("check: name the cases to check (perfgate list shows them)");
   std::vector<CaseSpec> cases;
@@ -64,45 +76,6 @@ int check_main(const RunFlags& flags) {
   }
   for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
   return finish(flags, run, true);
-}
-
-}  // namespace
-
-void add_check_command(CLI::App& app, Context& context) {
-  auto check_flags = std::make_shared<RunFlags>();
-  CLI::App* check = app.add_subcommand(
-      "check", "Measure cases and judge them against their baselines (what each CTest test runs)");
-  set_context(*check_flags, context);
-  add_selection_options(*check, check_flags->common);
-  add_run_options(*check, check_flags->common, context);
-  check->add_option("--results-dir", check_flags->results_dir,
-                    "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
-  check->add_option(
-      "--trace", check_flags->trace_file,
-      "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
-  check->add_option(
-      "--events", check_flags->events_file,
-      "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
-  check->add_option("--base", check_flags->base,
-                    "A/B: measure against this base build (its perfgate binary or build folder) at the same "
-                    "moment instead of the stored baseline (default: $PERFGATE_BASE)");
-  check->add_flag("--require-baseline", check_flags->require_baseline,
-                  "A missing baseline fails (exit 1) instead of skipping (77)");
-  check->callback([check_flags, &context] {
-    // The one place PERFGATE_BASE is read: `ctest -L perf` in a pull request gates head against
-    // base with no CMake change. An explicit --base wins.
-    if (const char* base = std::getenv("PERFGATE_BASE"); check_flags->base.empty() && base && *base)
-      check_flags->base = base;
-    // Under `ctest --resource-spec-file` a Vulkan perf test runs on the GPU ctest allocated to
-    // it (RESOURCE_GROUPS gpus:1), so N GPUs run N cases at once; an explicit --device wins.
-    if (auto slot = gpu_slot_from_ctest(std::getenv("CTEST_RESOURCE_GROUP_COUNT"),
-                                        std::getenv("CTEST_RESOURCE_GROUP_0_GPUS"));
-        slot && check_flags->common.device.empty()) {
-      check_flags->common.device = slot->device;
-      check_flags->gpu_slot = slot->resource_id;
-    }
-    context.exit_code = check_main(*check_flags);
-  });
 }
 
 }  // namespace perfgate

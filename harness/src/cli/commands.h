@@ -1,13 +1,15 @@
 #pragma once
-// Each command adds itself to the CLI11 app; its callback stores the exit code in `exit_code`.
-// A command throws perfgate::Error for bad input: perfgate_main prints it and exits 2.
+// The commands: for each, the flags its options set and its main, which does the work and returns
+// the exit code. A command throws perfgate::Error for bad input: the command line prints it and
+// exits 2. cli/command_line.cpp binds the flags to options and subcommands; it is the one unit
+// that includes CLI11's header, which costs each unit that includes it seconds of compile time.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
-// Only declarations here: CLI11's header costs every unit that includes it seconds of compile
-// time, so it is included by the units that build or parse options, not by this header.
-namespace CLI {
-class App;
-}  // namespace CLI
+#include "cli/options.h"
+#include "cli/run_flags.h"
 
 namespace perfgate {
 
@@ -25,15 +27,123 @@ struct Context {
   std::string thresholds_dir() const;
 };
 
-void add_run_command(CLI::App& app, Context& context);  // also the default command
-void add_check_command(CLI::App& app, Context& context);
-void add_list_command(CLI::App& app, Context& context);
-void add_compare_command(CLI::App& app, Context& context);
-void add_baseline_command(CLI::App& app, Context& context);  // propose, approve, show, diff, drop
-void add_report_command(CLI::App& app, Context& context);
-void add_history_command(CLI::App& app, Context& context);
-void add_notify_command(CLI::App& app, Context& context);
-void add_serve_command(CLI::App& app, Context& context);    // hidden: one side of an A/B check
-void add_measure_command(CLI::App& app, Context& context);  // hidden: a fresh process confirming a regression
+// Parses the command line and runs the command it names (plain `perfgate` is `perfgate run`).
+int run_command_line(int argc, char** argv, Context& context);
+
+// run (the default command) and check (what each CTest test runs): flags in cli/run_flags.h.
+int run_main(const RunFlags& flags);
+int check_main(RunFlags flags);
+
+struct ListFlags {
+  CommonOptions common;
+  bool ctest = false;
+  bool machine_id = false;
+  std::optional<std::string> resource_spec;  // "-" = stdout
+};
+int list_main(const ListFlags& flags);
+
+struct CompareFlags {
+  std::string before, after;
+  CommonOptions common;
+};
+int compare_main(const CompareFlags& flags);
+
+// baseline propose, show, diff, approve, drop.
+struct ProposeFlags {
+  CommonOptions common;
+  // Five: enough for the noise model to set one odd run apart (from four runs) and to see two
+  // runs in another mode (stats/run_noise.h); more where runs are cheap and the noise matters.
+  int runs = 5;
+  std::string out;
+  std::string binary_name;  // the hints name the command that was run
+};
+int propose_main(const ProposeFlags& flags);
+
+struct ReviewFlags {
+  std::string target;  // show: a case glob; diff: the candidate file
+  std::string machine_id;
+  std::string baselines_dir;
+  std::string thresholds_dir;
+  bool markdown = false;
+};
+int show_main(const ReviewFlags& flags);
+int diff_main(const ReviewFlags& flags);
+
+// --by, --reason, --yes, --baselines, --lock-timeout: who changes baselines/, and how.
+struct UpdateFlags {
+  std::string by;
+  std::string reason;
+  bool yes = false;
+  std::string baselines_dir;
+  double lock_timeout_s = 30;
+};
+
+struct ApproveFlags {
+  UpdateFlags update;
+  std::string file;
+  std::string machine_mismatch_ok;
+  std::string machine_id;
+  std::string device;
+  double max_age_days = 14;
+};
+int approve_main(const ApproveFlags& flags, const Context& context);
+
+struct DropFlags {
+  UpdateFlags update;
+  std::string glob;
+  std::string machine_id;
+};
+int drop_main(const DropFlags& flags, const Context& context);
+
+struct ReportFlags {
+  std::vector<std::string> results;
+  std::string markdown, html, junit, gbench, json;
+  std::string baseline;
+  std::string history_dir;
+  std::string thresholds_dir;
+  std::string baselines_dir;
+  bool append_history = false;
+};
+int report_main(const ReportFlags& flags);
+
+struct HistoryFlags {
+  std::vector<std::string> case_globs;
+  std::string history_dir;
+  std::string machine_id;
+  std::string thresholds_dir;
+  std::string baselines_dir;
+  bool json = false;
+  bool changes = false;
+  bool gate = false;
+  bool notify = false;
+};
+int history_main(const HistoryFlags& flags);
+
+struct AckFlags {
+  std::string id, by, reason, history_dir;
+};
+int ack_main(const AckFlags& flags);
+
+struct NotifyFlags {
+  std::vector<std::string> results;
+  bool dry_run = false;
+};
+int notify_main(const NotifyFlags& flags);
+
+// serve (hidden): one side of an A/B check.
+struct ServeFlags {
+  std::string case_id;
+  std::string device;
+  std::uint64_t seed = 0;
+};
+int serve_main(const ServeFlags& flags);
+
+// measure (hidden): a fresh process confirming a regression.
+struct MeasureFlags {
+  std::string case_id;
+  std::string calibration_reference;  // the reference the case's baseline was calibrated against
+  CommonOptions common;               // device, seed, thresholds (sampling), cache dir, json
+};
+int measure_main(const MeasureFlags& flags, const Context& context);
 
 }  // namespace perfgate

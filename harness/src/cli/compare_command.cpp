@@ -1,5 +1,4 @@
 // perfgate compare A.json B.json: judges run B against run A as if A were the baseline.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cli/commands.h"
@@ -14,11 +13,6 @@
 namespace perfgate {
 namespace {
 
-struct CompareFlags {
-  std::string before, after;
-  CommonOptions common;
-};
-
 BaselineCase as_baseline(const CaseResult& r, const Fingerprint& fingerprint) {
   BaselineCase b;
   b.id = r.id;
@@ -29,6 +23,8 @@ BaselineCase as_baseline(const CaseResult& r, const Fingerprint& fingerprint) {
   for (const auto& [name, metric] : r.metrics) b.runs[name] = {metric.samples};
   return b;
 }
+
+}  // namespace
 
 int compare_main(const CompareFlags& flags) {
   const RunResult before = read_results_or_gbench(flags.before);
@@ -52,24 +48,6 @@ int compare_main(const CompareFlags& flags) {
   std::fputs(render_table(after, style).c_str(), stdout);
   std::fputs(render_details(after, style).c_str(), stdout);
   return code;
-}
-
-}  // namespace
-
-void add_compare_command(CLI::App& app, Context& context) {
-  auto flags = std::make_shared<CompareFlags>();
-  CLI::App* compare =
-      app.add_subcommand("compare", "Judge one results file against another (B against A as baseline)");
-  compare->add_option("A", flags->before, "Results JSON taken as the baseline")
-      ->required()
-      ->check(CLI::ExistingFile);
-  compare->add_option("B", flags->after, "Results JSON to judge")->required()->check(CLI::ExistingFile);
-  flags->common.thresholds_dir = context.thresholds_dir();
-  compare->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
-      ->capture_default_str();
-  compare->add_option("--json", flags->common.json_file, "Write B with its new verdicts to FILE");
-  compare->add_option("--color", flags->common.color, "auto, always or never");
-  compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });
 }
 
 }  // namespace perfgate

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -32,22 +31,6 @@ namespace {
 // Exit codes of `perfgate history --gate` (README, "History").
 constexpr int kGatePasses = 0;
 constexpr int kGateFails = 1;  // an open regression change point, or drift past its allowance
-
-struct HistoryFlags {
-  std::vector<std::string> case_globs;
-  std::string history_dir;
-  std::string machine_id;
-  std::string thresholds_dir;
-  std::string baselines_dir;
-  bool json = false;
-  bool changes = false;
-  bool gate = false;
-  bool notify = false;
-};
-
-struct AckFlags {
-  std::string id, by, reason, history_dir;
-};
 
 void say(const std::string& line) { std::cerr << "perfgate history: " << line << "\n"; }
 
@@ -89,6 +72,8 @@ void send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& hist
     }
   if (sent == 0) say("no new regression change point to alert about");
 }
+
+}  // namespace
 
 int history_main(const HistoryFlags& flags) {
   if (flags.history_dir.empty()) throw Error("history: --history DIR is required");
@@ -157,48 +142,6 @@ int ack_main(const AckFlags& flags) {
   std::printf("acknowledged %s by %s: %s (%s)\n", flags.id.c_str(), flags.by.c_str(), flags.reason.c_str(),
               acknowledgements_file(flags.history_dir).c_str());
   return 0;
-}
-
-}  // namespace
-
-void add_history_command(CLI::App& app, Context& context) {
-  auto flags = std::make_shared<HistoryFlags>();
-  flags->thresholds_dir = context.thresholds_dir();
-  flags->baselines_dir = context.baselines_dir();
-  CLI::App* history = app.add_subcommand(
-      "history", "Cases' medians run after run from a history folder; their change points, drift and gate");
-  history->add_option("CASE", flags->case_globs,
-                      "Case ids or globs, e.g. 'copy/cpu/*' (default: every case)");
-  history->add_option("--history", flags->history_dir, "History folder (perfgate report --append-history)");
-  history->add_option("--machine", flags->machine_id, "Only this machine id (default: every machine)");
-  history->add_flag("--changes", flags->changes, "Change points and drift per case, as a table");
-  history->add_flag("--gate", flags->gate,
-                    "Exit 1 on an unacknowledged regression change point or drift past its allowance");
-  history->add_flag("--notify", flags->notify,
-                    "Post one webhook alert per new regression change point (each only once)");
-  history->add_flag("--json", flags->json, "JSON instead of the table");
-  history
-      ->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML): its `history` settings")
-      ->capture_default_str();
-  history->add_option("--baselines", flags->baselines_dir, "Approved baselines, for drift against them")
-      ->capture_default_str();
-  history->footer(
-      "Exit codes: 0 no gate failure (or no --gate); 1 --gate found an open regression change point or "
-      "drift; 2 bad input. See docs/history.md.");
-
-  auto ack_flags = std::make_shared<AckFlags>();
-  CLI::App* ack = history->add_subcommand(
-      "ack", "Accept a change point or drift: logged beside the history, never gated or alerted again");
-  ack->add_option("ID", ack_flags->id, "cp-... or drift-... (perfgate history --changes)")->required();
-  ack->add_option("--by", ack_flags->by, "Who accepts it")->required();
-  ack->add_option("--reason", ack_flags->reason, "Why the change is wanted")->required();
-  ack->add_option("--history", ack_flags->history_dir, "History folder")->required();
-  ack->callback([ack_flags, &context] { context.exit_code = ack_main(*ack_flags); });
-
-  history->callback([flags, history, ack, &context] {
-    if (history->got_subcommand(ack)) return;
-    context.exit_code = history_main(*flags);
-  });
 }
 
 }  // namespace perfgate

@@ -1,5 +1,4 @@
 // perfgate list: kernels, their cases per backend, and the devices found here.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -13,13 +12,6 @@
 
 namespace perfgate {
 namespace {
-
-struct ListFlags {
-  CommonOptions common;
-  bool ctest = false;
-  bool machine_id = false;
-  std::optional<std::string> resource_spec;  // "-" = stdout
-};
 
 void print_devices(const std::vector<Backend>& backends, const std::string& selector) {
   std::printf("devices:\n");
@@ -56,6 +48,8 @@ int write_resource_spec(const std::string& file, const std::string& selector) {
     write_file_atomically(file, spec);
   return gpus.empty() ? 77 : 0;
 }
+
+}  // namespace
 
 int list_main(const ListFlags& flags) {
   if (flags.resource_spec) return write_resource_spec(*flags.resource_spec, flags.common.device);
@@ -95,23 +89,6 @@ int list_main(const ListFlags& flags) {
   print_devices(backends.empty() ? std::vector<Backend>{Backend::cpu, Backend::vulkan} : backends,
                 flags.common.device);
   return 0;
-}
-
-}  // namespace
-
-void add_list_command(CLI::App& app, Context& context) {
-  auto flags = std::make_shared<ListFlags>();
-  CLI::App* list = app.add_subcommand("list", "List kernels, cases, backends and the devices found here");
-  add_selection_options(*list, flags->common);
-  list->add_flag("--ctest", flags->ctest,
-                 "One line per case for CTest discovery: <case id> <kernel> <backend>");
-  list->add_flag("--machine-id", flags->machine_id, "Print only this machine's id for the backend");
-  list->add_option("--resource-spec", flags->resource_spec,
-                   "Write a CTest resource spec of this host's GPUs (`gpus`, one slot each) to FILE "
-                   "(default: stdout), for ctest --resource-spec-file; --device narrows it")
-      ->expected(0, 1)
-      ->default_str("-");
-  list->callback([flags, &context] { context.exit_code = list_main(*flags); });
 }
 
 }  // namespace perfgate

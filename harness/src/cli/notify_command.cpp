@@ -2,7 +2,6 @@
 // builds the alert and delivers it; this file maps the outcome to output and an exit code.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -27,22 +26,11 @@ constexpr int kDelivered = 0;  // delivered, or nothing to send
 constexpr int kRejected = 2;   // bad input, or the receiver refused an alert (4xx)
 constexpr int kQueued = 3;     // kept in the outbox, not delivered: the next notify sends it
 
-constexpr const char* kFooter =
-    R"(Configuration (environment, or a YAML file named by PERFGATE_WEBHOOK_CONFIG):
-  PERFGATE_WEBHOOK_URL        where alerts go (never printed: logs show the host only)
-  PERFGATE_WEBHOOK_SECRET     whsec_<base64> Standard Webhooks signing secret
-  PERFGATE_WEBHOOK_FORMAT     generic (default) | slack
-  PERFGATE_WEBHOOK_SEND       regressions (default) | deltas | always
-  PERFGATE_WEBHOOK_CA_BUNDLE  extra CA bundle (TLS is always verified)
-  PERFGATE_WEBHOOK_TIMEOUT_S, PERFGATE_WEBHOOK_CONNECT_TIMEOUT_S, PERFGATE_WEBHOOK_ATTEMPTS
-  PERFGATE_OUTBOX             undelivered alerts (default $XDG_CACHE_HOME/perfgate/outbox)
-Exit codes: 0 delivered or nothing to send; 2 bad input or an alert refused by the receiver;
-3 queued in the outbox, not delivered (the next `perfgate notify` sends it).
-See docs/webhooks.md.)";
-
 void say(const std::string& line) { std::cerr << "perfgate notify: " << line << "\n"; }
 
-int notify(const std::vector<std::string>& results_paths, bool dry_run) {
+}  // namespace
+
+int notify_main(const NotifyFlags& flags) {
   const Environment env = process_environment();
   const WebhookConfig config = load_webhook_config(env, say);
   const auto now_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -50,14 +38,14 @@ int notify(const std::vector<std::string>& results_paths, bool dry_run) {
                                .count();
 
   std::optional<Alert> alert;
-  if (!results_paths.empty()) {
+  if (!flags.results.empty()) {
     // Several results (one per machine of a pipeline): one alert for all of them.
     std::vector<RunResult> runs;
-    for (const auto& path : results_paths) runs.push_back(read_results(path));
+    for (const auto& path : flags.results) runs.push_back(read_results(path));
     const bool wanted = should_send(runs, config.send);
     Alert built = runs.size() == 1 ? make_alert(runs[0], ci_context(env), config.format, now_unix_ms)
                                    : make_fleet_alert(runs, ci_context(env), config.format, now_unix_ms);
-    if (dry_run) {
+    if (flags.dry_run) {
       std::cout << nlohmann::json::parse(built.body).dump(2) << "\n";
       if (!config.secret.empty()) Signer check(config.secret);  // a bad secret is bad input
       say(fmt::format("dry run: alert {} ({} format) {} under policy '{}'; would go to {}{}", built.id,
@@ -70,7 +58,7 @@ int notify(const std::vector<std::string>& results_paths, bool dry_run) {
       alert = std::move(built);
     else
       say(fmt::format("run {}: nothing to send under policy '{}'", built.run_id, to_string(config.send)));
-  } else if (dry_run) {
+  } else if (flags.dry_run) {
     throw perfgate::Error("--dry-run needs a RESULTS.json to build the payload from");
   }
 
@@ -94,21 +82,6 @@ int notify(const std::vector<std::string>& results_paths, bool dry_run) {
     return kQueued;
   }
   return kDelivered;
-}
-
-}  // namespace
-
-void add_notify_command(CLI::App& app, Context& context) {
-  auto* command = app.add_subcommand(
-      "notify", "Post a run's verdicts and deltas to the webhook; first delivers what waits in the outbox");
-  auto results = std::make_shared<std::vector<std::string>>();
-  auto dry_run = std::make_shared<bool>(false);
-  command->add_option("RESULTS.json", *results,
-                      "results of a run (perfgate ... --json FILE, or a results folder); several (one per "
-                      "machine of a pipeline) make one combined alert");
-  command->add_flag("--dry-run", *dry_run, "print the payload that would be sent; send nothing");
-  command->footer(kFooter);
-  command->callback([&context, results, dry_run] { context.exit_code = notify(*results, *dry_run); });
 }
 
 }  // namespace perfgate

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <random>
 
@@ -41,35 +40,6 @@ bool CommonOptions::use_color() const {
   if (color == "never") return false;
   const char* no_color = std::getenv("NO_COLOR");
   return isatty(STDOUT_FILENO) && !(no_color && *no_color);
-}
-
-void add_selection_options(CLI::App& command, CommonOptions& o) {
-  command.add_option("cases", o.cases, "Case globs (e.g. 'copy/cpu/*') or kernel names");
-  command.add_option("--backend", o.backend, "cpu or vulkan (default: a Vulkan GPU, else the CPU)")
-      ->check(CLI::IsMember({"cpu", "vulkan"}));
-  // One glob per --kernel, repeatable; a value after it is a case glob again.
-  command.add_option("--kernel", o.kernel_globs, "Kernel name glob, e.g. 'q4_0*' (repeatable: any of them)")
-      ->allow_extra_args(false);
-  command.add_option("--device", o.device, "Vulkan device: index or part of its name");
-  command.add_option("--axis", o.axes, "Override an axis: NAME=V1,V2 or NAME=FIRST:LAST:xF (repeatable)")
-      ->take_all();
-}
-
-void add_run_options(CLI::App& command, CommonOptions& o, const Context& context) {
-  o.baselines_dir = context.baselines_dir();
-  o.thresholds_dir = context.thresholds_dir();
-  command.add_option("--json", o.json_file, "Write the run's results JSON to FILE");
-  command.add_option("--baselines", o.baselines_dir, "Approved baselines folder")->capture_default_str();
-  command.add_option("--thresholds", o.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
-  add_cache_dir_option(command, o);
-  command.add_option("--seed", o.seed, "Seed of the random inputs (default: fresh each run)");
-  command.add_flag("--quiet,-q", o.quiet, "Print only the table (no progress line)");
-  command.add_option("--color", o.color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-}
-
-void add_cache_dir_option(CLI::App& command, CommonOptions& o) {
-  command.add_option("--cache-dir", o.cache_dir, "Where measured device peaks are cached");
 }
 
 OpenedDevice open_backend(Backend backend, const std::string& selector) {

@@ -7,15 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.h"
 #include "judge/thresholds.h"
 #include "measure/case_selection.h"
 #include "measure/device.h"
 #include "store/baseline.h"
-
-namespace CLI {
-class App;  // CLI11's header is included by the units that use it (cli/commands.h says why)
-}  // namespace CLI
 
 namespace perfgate {
 
@@ -38,13 +33,6 @@ struct CommonOptions {
   std::uint64_t input_seed() const;
   bool use_color() const;
 };
-
-// Selection, device and output options (run, check, list, baseline propose).
-void add_selection_options(CLI::App& command, CommonOptions& options);
-// --json, --baselines, --thresholds, --cache-dir, --seed, --quiet, --color.
-void add_run_options(CLI::App& command, CommonOptions& options, const Context& context);
-// --cache-dir: every command that measures reads and writes the device peaks there.
-void add_cache_dir_option(CLI::App& command, CommonOptions& options);
 
 // Opens the device of a backend; nullopt with the reason when there is none here.
 struct OpenedDevice {

@@ -2,7 +2,6 @@
 // only; the printers live in harness/src/report.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -29,16 +28,6 @@
 
 namespace perfgate {
 namespace {
-
-struct ReportFlags {
-  std::vector<std::string> results;
-  std::string markdown, html, junit, gbench, json;
-  std::string baseline;
-  std::string history_dir;
-  std::string thresholds_dir;
-  std::string baselines_dir;
-  bool append_history = false;
-};
 
 // The run's cases' histories on its machine, judged (change points, drift).
 std::vector<CaseHistory> judged_history(const ReportFlags& flags, const RunResult& run) {
@@ -80,6 +69,8 @@ int fleet_report_main(const ReportFlags& flags) {
   return 0;
 }
 
+}  // namespace
+
 int report_main(const ReportFlags& flags) {
   if (flags.results.size() > 1) return fleet_report_main(flags);
   if (flags.append_history && flags.history_dir.empty()) throw Error("--append-history needs --history DIR");
@@ -118,47 +109,6 @@ int report_main(const ReportFlags& flags) {
     emit(flags.html, render_html(run, inputs));
   }
   return 0;
-}
-
-}  // namespace
-
-void add_report_command(CLI::App& app, Context& context) {
-  auto flags = std::make_shared<ReportFlags>();
-  CLI::App* report = app.add_subcommand(
-      "report",
-      "A run's report: Markdown (the default, to stdout), HTML with plots, JUnit XML, Google Benchmark JSON; "
-      "or several machines' runs side by side");
-  report
-      ->add_option("RESULTS.json", flags->results,
-                   "Results of a run (perfgate ... --json FILE), a results folder, or Google Benchmark JSON; "
-                   "several (one per machine): one page, cases as rows and machines as columns")
-      ->required()
-      ->check(CLI::ExistingPath);
-  report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");
-  report->add_option("--html", flags->html, "Write the self-contained HTML report to FILE");
-  report->add_option("--junit", flags->junit,
-                     "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
-  report->add_option("--json", flags->json,
-                     "Write the run as one results JSON file (a results folder becomes one merged run)");
-  report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
-  report
-      ->add_option("--baseline", flags->baseline,
-                   "Results whose samples the HTML distribution plots draw as the baseline")
-      ->check(CLI::ExistingPath);
-  report->add_option("--history", flags->history_dir,
-                     "History folder (JSON Lines per machine): the HTML draws each case's trend from it");
-  report->add_flag("--append-history", flags->append_history,
-                   "Append this run's per-case medians to the --history folder first");
-  flags->thresholds_dir = context.thresholds_dir();
-  flags->baselines_dir = context.baselines_dir();
-  report
-      ->add_option("--thresholds", flags->thresholds_dir,
-                   "Thresholds folder: the `history` settings the --history change points are found under")
-      ->capture_default_str();
-  report->add_option("--baselines", flags->baselines_dir, "Approved baselines, for the history's drift")
-      ->capture_default_str();
-  report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
-  report->callback([flags, &context] { context.exit_code = report_main(*flags); });
 }
 
 }  // namespace perfgate

@@ -14,7 +14,6 @@
 // side's turn) weighs the same on both. Each `sample` runs the plan once untimed first: the
 // other side has just had the caches and the cores.
 // Anything else is answered "error REASON" and ends the server (exit 2).
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -31,12 +30,6 @@
 
 namespace perfgate {
 namespace {
-
-struct ServeFlags {
-  std::string case_id;
-  std::string device;
-  std::uint64_t seed = 0;
-};
 
 void reply(const std::string& line) {
   std::fputs((line + "\n").c_str(), stdout);
@@ -80,6 +73,8 @@ int answer_commands(PreparedCase& prepared) {
   return 0;  // the driver closed our input
 }
 
+}  // namespace
+
 int serve_main(const ServeFlags& flags) {
   CaseSpec spec;
   try {
@@ -115,19 +110,6 @@ int serve_main(const ServeFlags& flags) {
     reply(std::string("error ") + e.what());
     return 2;
   }
-}
-
-}  // namespace
-
-void add_serve_command(CLI::App& app, Context& context) {
-  auto flags = std::make_shared<ServeFlags>();
-  CLI::App* serve =
-      app.add_subcommand("serve", "One side of an A/B check, driven line by line on stdin (internal)");
-  serve->group("");  // hidden: `check --base` runs it
-  serve->add_option("case", flags->case_id, "Case id")->required();
-  serve->add_option("--device", flags->device, "Vulkan device: index or part of its name");
-  serve->add_option("--seed", flags->seed, "Seed of the random inputs (default: fresh)");
-  serve->callback([flags, &context] { context.exit_code = serve_main(*flags); });
 }
 
 }  // namespace perfgate

@@ -1,0 +1,423 @@
+// The command line: every command's options and subcommands, bound to the flags the commands
+// take (cli/commands.h). The one unit that includes CLI11's header: it costs each unit that
+// includes it about 5 s of compile time, once here instead of in every command's file.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "cli/baseline_subcommands.h"
+#include "cli/commands.h"
+#include "cli/run_cases.h"
+#include "core/sysinfo.h"
+#include "perfgate/error.h"
+
+namespace perfgate {
+namespace {
+
+// Selection, device and output options (run, check, list, baseline propose).
+void add_selection_options(CLI::App& command, CommonOptions& o) {
+  command.add_option("cases", o.cases, "Case globs (e.g. 'copy/cpu/*') or kernel names");
+  command.add_option("--backend", o.backend, "cpu or vulkan (default: a Vulkan GPU, else the CPU)")
+      ->check(CLI::IsMember({"cpu", "vulkan"}));
+  // One glob per --kernel, repeatable; a value after it is a case glob again.
+  command.add_option("--kernel", o.kernel_globs, "Kernel name glob, e.g. 'q4_0*' (repeatable: any of them)")
+      ->allow_extra_args(false);
+  command.add_option("--device", o.device, "Vulkan device: index or part of its name");
+  command.add_option("--axis", o.axes, "Override an axis: NAME=V1,V2 or NAME=FIRST:LAST:xF (repeatable)")
+      ->take_all();
+}
+
+// --cache-dir: every command that measures reads and writes the device peaks there.
+void add_cache_dir_option(CLI::App& command, CommonOptions& o) {
+  command.add_option("--cache-dir", o.cache_dir, "Where measured device peaks are cached");
+}
+
+// --json, --baselines, --thresholds, --cache-dir, --seed, --quiet, --color.
+void add_run_options(CLI::App& command, CommonOptions& o, const Context& context) {
+  o.baselines_dir = context.baselines_dir();
+  o.thresholds_dir = context.thresholds_dir();
+  command.add_option("--json", o.json_file, "Write the run's results JSON to FILE");
+  command.add_option("--baselines", o.baselines_dir, "Approved baselines folder")->capture_default_str();
+  command.add_option("--thresholds", o.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  add_cache_dir_option(command, o);
+  command.add_option("--seed", o.seed, "Seed of the random inputs (default: fresh each run)");
+  command.add_flag("--quiet,-q", o.quiet, "Print only the table (no progress line)");
+  command.add_option("--color", o.color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+// --trace and --events: what run and check can write beside their results.
+void add_timeline_options(CLI::App& command, RunFlags& flags) {
+  command.add_option("--trace", flags.trace_file,
+                     "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
+  command.add_option(
+      "--events", flags.events_file,
+      "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
+}
+
+void add_run_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* run = app.add_subcommand(
+      "run", "Run the default suite on the best device here and print a table (the default command)");
+  set_context(*flags, context);
+  add_selection_options(*run, flags->common);
+  add_run_options(*run, flags->common, context);
+  run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
+  add_timeline_options(*run, *flags);
+  run->callback([flags, &context] { context.exit_code = run_main(*flags); });
+}
+
+void add_check_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<RunFlags>();
+  CLI::App* check = app.add_subcommand(
+      "check", "Measure cases and judge them against their baselines (what each CTest test runs)");
+  set_context(*flags, context);
+  add_selection_options(*check, flags->common);
+  add_run_options(*check, flags->common, context);
+  check->add_option("--results-dir", flags->results_dir,
+                    "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
+  add_timeline_options(*check, *flags);
+  check->add_option("--base", flags->base,
+                    "A/B: measure against this base build (its perfgate binary or build folder) at the same "
+                    "moment instead of the stored baseline (default: $PERFGATE_BASE)");
+  check->add_flag("--require-baseline", flags->require_baseline,
+                  "A missing baseline fails (exit 1) instead of skipping (77)");
+  check->callback([flags, &context] { context.exit_code = check_main(*flags); });
+}
+
+void add_list_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<ListFlags>();
+  CLI::App* list = app.add_subcommand("list", "List kernels, cases, backends and the devices found here");
+  add_selection_options(*list, flags->common);
+  list->add_flag("--ctest", flags->ctest,
+                 "One line per case for CTest discovery: <case id> <kernel> <backend>");
+  list->add_flag("--machine-id", flags->machine_id, "Print only this machine's id for the backend");
+  list->add_option("--resource-spec", flags->resource_spec,
+                   "Write a CTest resource spec of this host's GPUs (`gpus`, one slot each) to FILE "
+                   "(default: stdout), for ctest --resource-spec-file; --device narrows it")
+      ->expected(0, 1)
+      ->default_str("-");
+  list->callback([flags, &context] { context.exit_code = list_main(*flags); });
+}
+
+void add_compare_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<CompareFlags>();
+  CLI::App* compare =
+      app.add_subcommand("compare", "Judge one results file against another (B against A as baseline)");
+  compare->add_option("A", flags->before, "Results JSON taken as the baseline")
+      ->required()
+      ->check(CLI::ExistingFile);
+  compare->add_option("B", flags->after, "Results JSON to judge")->required()->check(CLI::ExistingFile);
+  flags->common.thresholds_dir = context.thresholds_dir();
+  compare->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
+      ->capture_default_str();
+  compare->add_option("--json", flags->common.json_file, "Write B with its new verdicts to FILE");
+  compare->add_option("--color", flags->common.color, "auto, always or never");
+  compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });
+}
+
+void add_baseline_propose(CLI::App& baseline, Context& context) {
+  auto flags = std::make_shared<ProposeFlags>();
+  CLI::App* propose = baseline.add_subcommand(
+      "propose",
+      "Measure the selection in N separate runs and write a candidate file (nothing in baselines/ "
+      "changes); refuses when a case has an error or fails its correctness check");
+  add_selection_options(*propose, flags->common);
+  flags->common.baselines_dir = context.baselines_dir();
+  flags->common.thresholds_dir = context.thresholds_dir();
+  flags->binary_name = context.binary_name;
+  propose
+      ->add_option("--runs", flags->runs,
+                   "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
+                   "disagree as on a busy machine, or whose raw-timed cases waited for cores, are measured "
+                   "again, up to twice as many, then refused")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100));
+  propose->add_option("--out", flags->out,
+                      "Candidate file to write (default: ./candidate-<machine id>.yaml)");
+  propose
+      ->add_option("--baselines", flags->common.baselines_dir,
+                   "Approved baselines to diff against (read only)")
+      ->capture_default_str();
+  propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
+      ->capture_default_str();
+  add_cache_dir_option(*propose, flags->common);
+  propose->add_flag("--quiet,-q", flags->common.quiet, "No progress line");
+  propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
+}
+
+// --baselines and --markdown, for show and diff.
+void add_review_options(CLI::App& command, ReviewFlags& flags, const Context& context) {
+  flags.baselines_dir = context.baselines_dir();
+  command.add_option("--baselines", flags.baselines_dir, "Approved baselines folder")->capture_default_str();
+  command.add_flag("--markdown", flags.markdown, "Print GitHub-flavoured Markdown (for a pull request)");
+}
+
+void add_baseline_review(CLI::App& baseline, Context& context) {
+  auto show_flags = std::make_shared<ReviewFlags>();
+  CLI::App* show = baseline.add_subcommand(
+      "show", "List approved baselines: case, samples, medians, who approved them, when and why");
+  show->add_option("glob", show_flags->target, "Case id glob (e.g. 'copy/cpu/*') or kernel name");
+  show->add_option("--machine", show_flags->machine_id, "Only this machine id (default: every machine)");
+  show_flags->thresholds_dir = context.thresholds_dir();
+  show->add_option("--thresholds", show_flags->thresholds_dir,
+                   "Thresholds folder (YAML): each case's resolution")
+      ->capture_default_str();
+  add_review_options(*show, *show_flags, context);
+  show->callback([show_flags, &context] { context.exit_code = show_main(*show_flags); });
+
+  auto diff_flags = std::make_shared<ReviewFlags>();
+  CLI::App* diff = baseline.add_subcommand("diff",
+                                           "What approving a candidate would change: per case and metric, "
+                                           "old and new median and change %; exit 2 if it was edited");
+  diff->add_option("file", diff_flags->target, "Candidate file from perfgate baseline propose")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_review_options(*diff, *diff_flags, context);
+  diff->callback([diff_flags, &context] { context.exit_code = diff_main(*diff_flags); });
+}
+
+// --by, --reason, --yes, --baselines, --lock-timeout: who changes baselines/, and how.
+void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
+  static const CLI::Validator utf8(
+      [](std::string& text) { return utf8_problem(text); }, "UTF-8");
+  flags.baselines_dir = context.baselines_dir();
+  command
+      .add_option("--by", flags.by,
+                  "Who approves (a person's name or login): recorded per case and in the log")
+      ->required()
+      ->check(utf8);
+  command.add_option("--reason", flags.reason, "Why: recorded per case and in the log")
+      ->required()
+      ->check(utf8);
+  command.add_flag("--yes,-y", flags.yes, "Do not ask for confirmation on a terminal");
+  command.add_option("--baselines", flags.baselines_dir, "Approved baselines folder")->capture_default_str();
+  command
+      .add_option("--lock-timeout", flags.lock_timeout_s,
+                  "Seconds to wait for another approval holding the folder's lock")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
+}
+
+void add_baseline_approve(CLI::App& baseline, Context& context) {
+  auto flags = std::make_shared<ApproveFlags>();
+  CLI::App* approve = baseline.add_subcommand(
+      "approve",
+      "Move a candidate into baselines/ under your name: refuses a candidate that was edited, "
+      "measured on another machine or is too old; writes atomically under a lock and logs it");
+  approve->add_option("file", flags->file, "Candidate file from perfgate baseline propose")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_update_options(*approve, flags->update, context);
+  approve->add_option("--machine-mismatch-ok", flags->machine_mismatch_ok,
+                      "Accept a candidate measured on another machine id, for this REASON (logged)");
+  approve->add_option("--machine-id", flags->machine_id,
+                      "This machine's id, instead of asking the device (logged)");
+  approve->add_option("--device", flags->device,
+                      "Vulkan device to ask for the machine id: index or part of its name");
+  approve->add_option("--max-age", flags->max_age_days, "Refuse candidates older than DAYS (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  approve->callback([flags, &context] { context.exit_code = approve_main(*flags, context); });
+}
+
+void add_baseline_drop(CLI::App& baseline, Context& context) {
+  auto flags = std::make_shared<DropFlags>();
+  CLI::App* drop = baseline.add_subcommand(
+      "drop", "Remove approved baselines of retired cases, under your name and logged");
+  drop->add_option("glob", flags->glob, "Case id glob (e.g. 'copy/cpu/n=1024') or kernel name")->required();
+  drop->add_option("--machine", flags->machine_id, "Only this machine id (default: every machine)");
+  add_update_options(*drop, flags->update, context);
+  drop->callback([flags, &context] { context.exit_code = drop_main(*flags, context); });
+}
+
+void add_baseline_command(CLI::App& app, Context& context) {
+  CLI::App* baseline = app.add_subcommand(
+      "baseline",
+      "Propose, review, approve and drop baselines: a new baseline enters baselines/ only when a "
+      "named person approves it (docs/baselines.md)");
+  baseline->require_subcommand(1);
+  add_baseline_propose(*baseline, context);
+  add_baseline_review(*baseline, context);
+  add_baseline_approve(*baseline, context);
+  add_baseline_drop(*baseline, context);
+}
+
+void add_report_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<ReportFlags>();
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "A run's report: Markdown (the default, to stdout), HTML with plots, JUnit XML, Google Benchmark JSON; "
+      "or several machines' runs side by side");
+  report
+      ->add_option("RESULTS.json", flags->results,
+                   "Results of a run (perfgate ... --json FILE), a results folder, or Google Benchmark JSON; "
+                   "several (one per machine): one page, cases as rows and machines as columns")
+      ->required()
+      ->check(CLI::ExistingPath);
+  report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");
+  report->add_option("--html", flags->html, "Write the self-contained HTML report to FILE");
+  report->add_option("--junit", flags->junit,
+                     "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
+  report->add_option("--json", flags->json,
+                     "Write the run as one results JSON file (a results folder becomes one merged run)");
+  report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
+  report
+      ->add_option("--baseline", flags->baseline,
+                   "Results whose samples the HTML distribution plots draw as the baseline")
+      ->check(CLI::ExistingPath);
+  report->add_option("--history", flags->history_dir,
+                     "History folder (JSON Lines per machine): the HTML draws each case's trend from it");
+  report->add_flag("--append-history", flags->append_history,
+                   "Append this run's per-case medians to the --history folder first");
+  flags->thresholds_dir = context.thresholds_dir();
+  flags->baselines_dir = context.baselines_dir();
+  report
+      ->add_option("--thresholds", flags->thresholds_dir,
+                   "Thresholds folder: the `history` settings the --history change points are found under")
+      ->capture_default_str();
+  report->add_option("--baselines", flags->baselines_dir, "Approved baselines, for the history's drift")
+      ->capture_default_str();
+  report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
+  report->callback([flags, &context] { context.exit_code = report_main(*flags); });
+}
+
+void add_history_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<HistoryFlags>();
+  flags->thresholds_dir = context.thresholds_dir();
+  flags->baselines_dir = context.baselines_dir();
+  CLI::App* history = app.add_subcommand(
+      "history", "Cases' medians run after run from a history folder; their change points, drift and gate");
+  history->add_option("CASE", flags->case_globs,
+                      "Case ids or globs, e.g. 'copy/cpu/*' (default: every case)");
+  history->add_option("--history", flags->history_dir, "History folder (perfgate report --append-history)");
+  history->add_option("--machine", flags->machine_id, "Only this machine id (default: every machine)");
+  history->add_flag("--changes", flags->changes, "Change points and drift per case, as a table");
+  history->add_flag("--gate", flags->gate,
+                    "Exit 1 on an unacknowledged regression change point or drift past its allowance");
+  history->add_flag("--notify", flags->notify,
+                    "Post one webhook alert per new regression change point (each only once)");
+  history->add_flag("--json", flags->json, "JSON instead of the table");
+  history
+      ->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML): its `history` settings")
+      ->capture_default_str();
+  history->add_option("--baselines", flags->baselines_dir, "Approved baselines, for drift against them")
+      ->capture_default_str();
+  history->footer(
+      "Exit codes: 0 no gate failure (or no --gate); 1 --gate found an open regression change point or "
+      "drift; 2 bad input. See docs/history.md.");
+
+  auto ack_flags = std::make_shared<AckFlags>();
+  CLI::App* ack = history->add_subcommand(
+      "ack", "Accept a change point or drift: logged beside the history, never gated or alerted again");
+  ack->add_option("ID", ack_flags->id, "cp-... or drift-... (perfgate history --changes)")->required();
+  ack->add_option("--by", ack_flags->by, "Who accepts it")->required();
+  ack->add_option("--reason", ack_flags->reason, "Why the change is wanted")->required();
+  ack->add_option("--history", ack_flags->history_dir, "History folder")->required();
+  ack->callback([ack_flags, &context] { context.exit_code = ack_main(*ack_flags); });
+
+  history->callback([flags, history, ack, &context] {
+    if (history->got_subcommand(ack)) return;
+    context.exit_code = history_main(*flags);
+  });
+}
+
+void add_notify_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<NotifyFlags>();
+  CLI::App* notify = app.add_subcommand(
+      "notify", "Post a run's verdicts and deltas to the webhook; first delivers what waits in the outbox");
+  notify->add_option("RESULTS.json", flags->results,
+                     "results of a run (perfgate ... --json FILE, or a results folder); several (one per "
+                     "machine of a pipeline) make one combined alert");
+  notify->add_flag("--dry-run", flags->dry_run, "print the payload that would be sent; send nothing");
+  notify->footer(
+      R"(Configuration (environment, or a YAML file named by PERFGATE_WEBHOOK_CONFIG):
+  PERFGATE_WEBHOOK_URL        where alerts go (never printed: logs show the host only)
+  PERFGATE_WEBHOOK_SECRET     whsec_<base64> Standard Webhooks signing secret
+  PERFGATE_WEBHOOK_FORMAT     generic (default) | slack
+  PERFGATE_WEBHOOK_SEND       regressions (default) | deltas | always
+  PERFGATE_WEBHOOK_CA_BUNDLE  extra CA bundle (TLS is always verified)
+  PERFGATE_WEBHOOK_TIMEOUT_S, PERFGATE_WEBHOOK_CONNECT_TIMEOUT_S, PERFGATE_WEBHOOK_ATTEMPTS
+  PERFGATE_OUTBOX             undelivered alerts (default $XDG_CACHE_HOME/perfgate/outbox)
+Exit codes: 0 delivered or nothing to send; 2 bad input or an alert refused by the receiver;
+3 queued in the outbox, not delivered (the next `perfgate notify` sends it).
+See docs/webhooks.md.)");
+  notify->callback([flags, &context] { context.exit_code = notify_main(*flags); });
+}
+
+// Hidden: `check --base` runs it.
+void add_serve_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<ServeFlags>();
+  CLI::App* serve =
+      app.add_subcommand("serve", "One side of an A/B check, driven line by line on stdin (internal)");
+  serve->group("");
+  serve->add_option("case", flags->case_id, "Case id")->required();
+  serve->add_option("--device", flags->device, "Vulkan device: index or part of its name");
+  serve->add_option("--seed", flags->seed, "Seed of the random inputs (default: fresh)");
+  serve->callback([flags, &context] { context.exit_code = serve_main(*flags); });
+}
+
+// Hidden: `check` and `run` start it to confirm a regression.
+void add_measure_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<MeasureFlags>();
+  CLI::App* measure = app.add_subcommand("measure", "One fresh measurement of a case, not judged (internal)");
+  measure->group("");
+  flags->common.thresholds_dir = context.thresholds_dir();
+  measure->add_option("case", flags->case_id, "Case id")->required();
+  measure->add_option("--device", flags->common.device, "Vulkan device: index or part of its name");
+  measure->add_option("--seed", flags->common.seed, "Seed of the random inputs (default: fresh)");
+  measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
+  measure->add_option("--calibrate-against", flags->calibration_reference,
+                      "Calibration reference case id (the baseline's), where the case is calibrated");
+  add_cache_dir_option(*measure, flags->common);
+  measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
+  measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });
+}
+
+}  // namespace
+
+int run_command_line(int argc, char** argv, Context& context) {
+  CLI::App app{
+      "perfgate: a performance regression gate for compute kernels.\n"
+      "Measures each kernel's latency and bandwidth, judges it against the approved\n"
+      "baseline under the YAML thresholds, and fails on a real regression.\n"
+      "Exit codes: 0 pass/improved, 1 regressed, 2 error, 77 skipped (no device or baseline)."};
+  app.set_version_flag("--version", perfgate_version());
+  app.require_subcommand(0, 1);
+  add_run_command(app, context);
+  add_check_command(app, context);
+  add_list_command(app, context);
+  add_compare_command(app, context);
+  add_baseline_command(app, context);
+  add_report_command(app, context);
+  add_history_command(app, context);
+  add_notify_command(app, context);
+  add_serve_command(app, context);
+  add_measure_command(app, context);
+  try {
+    if (argc == 1) {  // plain `perfgate` is `perfgate run`
+      const char* run_args[] = {argv[0], "run", nullptr};
+      app.parse(2, const_cast<char**>(run_args));
+    } else {
+      app.parse(argc, argv);
+    }
+    if (app.get_subcommands().empty()) {
+      std::fputs(app.help().c_str(), stdout);
+      return 0;
+    }
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "perfgate: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perfgate: internal error: %s\n", e.what());
+    return 2;
+  }
+  return context.exit_code;
+}
+
+}  // namespace perfgate
