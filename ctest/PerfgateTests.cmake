@@ -5,8 +5,9 @@
 # edit. Each test runs `<exe> check <case id> ARGS...`; exit 77 (no device, no baseline) is a
 # skip. Every test is labelled perf, its kernel, its backend and the LABELS given.
 #
-# CPU perf tests run alone (RUN_SERIAL): they drive every core, so nothing may overlap them.
-# Vulkan perf tests ask CTest for one GPU (RESOURCE_GROUPS gpus:1): under
+# CPU perf tests run alone (RUN_SERIAL): they drive every core, so nothing may overlap them; so do
+# Vulkan perf tests on a CPU implementation such as llvmpipe (`list --ctest` says which a test
+# needs). Vulkan perf tests ask CTest for one GPU (RESOURCE_GROUPS gpus:1): under
 # `ctest -j N --resource-spec-file FILE` (FILE from `perfgate list --resource-spec`) N GPUs run
 # N cases at once, never two on one GPU, each on the device ctest names in
 # CTEST_RESOURCE_GROUP_0_GPUS. Without a spec file ctest ignores the groups, and `perfgate
@@ -38,11 +39,12 @@ foreach(line IN LISTS perfgate_lines)
   if(line STREQUAL \"\")
     continue()
   endif()
-  # Each line: <case id> <kernel> <backend>
+  # Each line: <case id> <kernel> <backend> <needs: gpu or machine>
   string(REPLACE \" \" \";\" fields \"\${line}\")
   list(GET fields 0 case)
   list(GET fields 1 kernel)
   list(GET fields 2 backend)
+  list(GET fields 3 needs)
   add_test(\"\${case}\" \"$<TARGET_FILE:${target}>\" check \"\${case}\" --results-dir \"${results_dir}\" ${ARG_ARGS})
   set_tests_properties(\"\${case}\" PROPERTIES
     LABELS \"perf;\${kernel};\${backend}${extra_labels}\"
@@ -51,7 +53,8 @@ foreach(line IN LISTS perfgate_lines)
     TIMEOUT 600)
   if(backend STREQUAL \"vulkan\")
     set_tests_properties(\"\${case}\" PROPERTIES RESOURCE_GROUPS \"gpus:1\")
-  else()
+  endif()
+  if(NOT needs STREQUAL \"gpu\")
     set_tests_properties(\"\${case}\" PROPERTIES RUN_SERIAL TRUE)
   endif()
 endforeach()

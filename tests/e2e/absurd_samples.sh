@@ -2,6 +2,7 @@
 # Samples no measurement gives (1.7e308, -1e300, zero or negative times) in a results file:
 # compare and report refuse the file (exit 2) naming it and the case; nothing is judged from
 # them, and no `"change_pct": null` is ever written.
+# Runs beside other tests: it judges stored files, measures nothing.
 set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Bad input gets exit 2 and one clear line naming the file, line or value; nothing stored changes.
+# Runs beside other tests: it asserts refusals, which come before anything is measured.
 set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"

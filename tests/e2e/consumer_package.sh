@@ -8,6 +8,7 @@
 # On Vulkan, its plan mistakes (kernels left out of its default suite, run by name) are refused
 # before anything runs, each naming the shader and the offset or binding, and its shader needing a
 # feature the device lacks is skipped naming the shader and the feature.
+# Runs beside other tests: it builds and measures without judging (--no-judge).
 set -euo pipefail
 : "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

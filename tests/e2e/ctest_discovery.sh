@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real ctest over the generated perf tests: every case of `perfgate list --ctest` is a test
 # with the labels perf, its kernel and its backend; a case without a baseline skips (77).
+# Runs beside other tests: it asserts what ctest registers and that a case without a baseline skips.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 rm -rf "$PERFGATE_E2E_TMP" && mkdir -p "$PERFGATE_E2E_TMP"

@@ -4,6 +4,7 @@
 # through `perfgate report A B C`. The Markdown is checked as GitHub-flavoured tables (every row
 # as many cells as the heading, a column per machine, each machine's resolution); the HTML is
 # rendered in headless Chromium (no console errors, a column per machine, a non-blank page).
+# Runs beside other tests: it asserts the page's form, not the verdicts of what it measured.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 source "$PERFGATE_SOURCE_DIR/tests/report/browser.bash"

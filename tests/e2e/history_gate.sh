@@ -3,6 +3,7 @@
 # appended by two processes at once; `history --changes` finds the step in copy at run 30 and
 # nothing elsewhere; `history --gate` fails on it; `history --notify` delivers its alert to the
 # real receiver exactly once over two calls; an acknowledgement is logged and the gate passes.
+# Runs beside other tests: it judges synthetic runs, measures nothing.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 HISTORY="$WORK/history"

@@ -2,6 +2,7 @@
 # Files anyone can get merged (baselines, thresholds) cannot stall or exhaust the gate: an
 # alias-amplified baseline, a billion-laughs block, oversized files and absurd sample counts are
 # refused fast with exit 2 and the file named, and nothing stored changes.
+# Runs beside other tests: it asserts refusals, which come before anything is measured.
 source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A real run's JUnit report follows the Jenkins xUnit JUnit schema's rules (tests/e2e/junit_rules.py):
 # two cases of the copy kernel run for real, then `perfgate report --junit`.
+# Runs beside other tests: it asserts the report's form, not the verdicts of what it measured.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

@@ -3,6 +3,7 @@
 # Vulkan 1.3, and beside it a plain shader by the system's glslc; where no glslc knows it the
 # shader is left out, configure says so, and the build registers the reason in its place (what
 # `perfgate list` and the skipped case print). Configure only: no compiler runs a shader here.
+# Runs beside other tests: it compiles shaders, measures nothing.
 set -euo pipefail
 : "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

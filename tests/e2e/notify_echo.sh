@@ -2,6 +2,7 @@
 # A receiver that echoes the URL back in its error (decoded, re-encoded, lowercased, escaped as
 # JSON or HTML, a token of one character): perfgate prints the error, never a piece of the
 # URL's path or query. Also: an http:// URL carrying a token is warned about, once.
+# Runs beside other tests: a loopback receiver; nothing measured, no tight time limit.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 start_receiver

@@ -2,6 +2,7 @@
 # One alert per pipeline: `perfgate notify` over the results of three machines posts one signed
 # combined alert (schema perfgate.fleet-alert.v1) to the real receiver, exactly once, with
 # every machine in it; the same results again send nothing new.
+# Runs beside other tests: a loopback receiver; nothing measured, no tight time limit.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 # Three machines' runs of one pipeline: the fixture as measured on each of them.

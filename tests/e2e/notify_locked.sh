@@ -2,6 +2,7 @@
 # Another process holds the outbox lock: notify writes the new alert to the outbox before it
 # waits (a SIGTERM while waiting loses nothing), and waits no longer than its time budget
 # (exit 3, the alert left for the next call). Once the lock is free, both alerts go out.
+# Runs beside other tests: it waits on a lock; its time limits are 6x the budget they check.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 start_receiver

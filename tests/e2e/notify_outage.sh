@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # While the receiver is down nothing is lost: notify exits 3 and the outbox holds the alert;
 # the next notify (without a results file) delivers it and empties the outbox.
+# Runs beside other tests: a loopback receiver; nothing measured, no tight time limit.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 ID="$(alert_id_of "$FIXTURE")"

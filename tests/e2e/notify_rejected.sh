@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A 400 is final: not retried, reported with the receiver's answer, kept aside (not resent).
 # Bad input exits 2 and never shows the URL's path or query.
+# Runs beside other tests: a loopback receiver; nothing measured, no tight time limit.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 ID="$(alert_id_of "$FIXTURE")"

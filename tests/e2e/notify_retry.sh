@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 5xx, 429 with Retry-After and a connection reset are retried; each alert reaches the
 # receiver exactly once, signed, and leaves the outbox.
+# Runs beside other tests: a loopback receiver; nothing measured, no tight time limit.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 ID="$(alert_id_of "$FIXTURE")"

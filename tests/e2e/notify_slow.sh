@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A receiver slower than the client's timeout: the attempts time out, the alert is queued
 # (exit 3), and the next notify delivers it once the receiver answers.
+# Runs beside other tests: it waits on a slow receiver; its time limit is 6x the timeouts it checks.
 source "$PERFGATE_SOURCE_DIR/tests/notify/e2e_lib.bash"
 
 ID="$(alert_id_of "$FIXTURE")"

@@ -3,6 +3,7 @@
 # `<!-- readme_consumer: PATH -->` is written to PATH of a fresh project, which is built against
 # an installed perfgate and run on the CPU (and on Vulkan where there is a device). The run must
 # pass its correctness checks with the installed thresholds, and leave a valid peaks cache.
+# Runs beside other tests: it builds and measures without judging (--no-judge).
 set -euo pipefail
 : "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

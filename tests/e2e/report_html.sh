@@ -5,6 +5,7 @@
 # screenshots the page (non-blank PNG) and dumps its DOM with console logging on: no console
 # errors, no failed loads. The JUnit is checked with python3's xml.etree.
 # PERFGATE_REPORT_SCREENSHOT=FILE copies the screenshot out (docs/report.png is made this way).
+# Runs beside other tests: it asserts that the page shows the verdicts the results hold, whatever they are.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}"
 source "$(dirname "$0")/../report/browser.bash"

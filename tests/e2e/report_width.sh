@@ -4,6 +4,7 @@
 # case (the prose is folded behind each row). Headless Chromium measures the page through a
 # wrapper page served from loopback. PERFGATE_REPORT_SHOTS=DIR keeps the screenshots
 # (docs/report-1366.png and docs/report-1920.png are made this way).
+# Runs beside other tests: it asserts the page's layout, not the verdicts of what it measured.
 set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 source "$(dirname "$0")/../report/browser.bash"

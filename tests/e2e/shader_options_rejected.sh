@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # perfgate_add_kernels refuses bad arguments at configure time, naming the call and the argument:
 # each case below configures a one-target project with one mistake and must fail with its message.
+# Runs beside other tests: it configures projects, measures nothing.
 set -euo pipefail
 : "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

@@ -3,6 +3,7 @@
 # Chromium, with the queue, host and cases tracks and the dispatches drawn. Skips (77) where
 # Chromium, python3 or speedscope cannot be had. PERFGATE_TRACE_SHOT=FILE keeps the screenshot
 # (docs/trace-speedscope.png is one).
+# Runs beside other tests: it asserts the timeline's form, measuring without judging (--no-judge).
 set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 source "$(dirname "$0")/../report/browser.bash"

@@ -92,7 +92,8 @@ void add_list_command(CLI::App& app, Context& context) {
   CLI::App* list = app.add_subcommand("list", "List kernels, cases, backends and the devices found here");
   add_selection_options(*list, flags->common);
   list->add_flag("--ctest", flags->ctest,
-                 "One line per case for CTest discovery: <case id> <kernel> <backend>");
+                 "One line per case for CTest discovery: <case id> <kernel> <backend> <needs> (gpu: one GPU; "
+                 "machine: every core, for CPU cases and Vulkan on a CPU implementation)");
   list->add_flag("--machine-id", flags->machine_id, "Print only this machine's id for the backend");
   list->add_option("--resource-spec", flags->resource_spec,
                    "Write a CTest resource spec of this host's GPUs (`gpus`, one slot each) to FILE "

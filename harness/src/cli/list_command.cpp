@@ -27,6 +27,20 @@ void print_devices(const std::vector<Backend>& backends, const std::string& sele
   }
 }
 
+// What a Vulkan perf test needs to itself: "gpu", one GPU (CTest hands out slots of the spec
+// below), where the device a check opens is one; "machine", every core, where it is a CPU
+// implementation such as llvmpipe or there is none (the test then skips at once).
+std::string vulkan_test_needs(const std::string& selector) {
+  const bool by_index = !selector.empty() && selector.find_first_not_of("0123456789") == std::string::npos;
+  try {
+    auto gpus = list_vulkan_gpus(by_index ? "" : selector);
+    if (by_index) std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
+    return !gpus.empty() && !gpus.front().on_cpu ? "gpu" : "machine";
+  } catch (const NoDevice&) {
+    return "machine";
+  }
+}
+
 // The CTest resource spec of this host's GPUs; --device narrows it to the devices whose name
 // contains the text (an index names one device).
 int write_resource_spec(const std::string& file, const std::string& selector) {
@@ -67,11 +81,18 @@ int list_main(const ListFlags& flags) {
     return 0;
   }
   const auto cases = select_cases(flags.common.selection(backends));
-  if (flags.ctest) {  // read by ctest/PerfgateTests.cmake: "<case id> <kernel> <backend>"
-    for (const auto& c : cases)
-      if (c.kernel->default_suite())  // the calibration references are measured, never gated
-        std::printf("%s %s %s\n", c.id.c_str(), c.kernel->name().c_str(),
-                    std::string(to_string(c.backend)).c_str());
+  if (flags.ctest) {  // read by ctest/PerfgateTests.cmake: "<case id> <kernel> <backend> <needs>"
+    std::optional<std::string> vulkan_needs;  // asked once, and only when a Vulkan case is listed
+    for (const auto& c : cases) {
+      if (!c.kernel->default_suite()) continue;  // the calibration references are measured, never gated
+      std::string needs = "machine";
+      if (c.backend == Backend::vulkan) {
+        if (!vulkan_needs) vulkan_needs = vulkan_test_needs(flags.common.device);
+        needs = *vulkan_needs;
+      }
+      std::printf("%s %s %s %s\n", c.id.c_str(), c.kernel->name().c_str(),
+                  std::string(to_string(c.backend)).c_str(), needs.c_str());
+    }
     return 0;
   }
   std::printf("kernels:\n");

@@ -74,6 +74,7 @@ struct GpuListing {
   std::string name;
   std::string machine_id;
   std::string device_uuid;
+  bool on_cpu = false;  // a CPU implementation (llvmpipe): it shares the host's cores
 };
 // The usable Vulkan devices of the kind `open_vulkan_device("")` picks from (every discrete GPU,
 // else every integrated one, ..., else CPU implementations such as llvmpipe), so a test given
