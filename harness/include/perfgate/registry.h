@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "perfgate/embedded_shader.h"
 #include "perfgate/kernel.h"
 
 #ifndef PERFGATE_SOURCE_HASH
@@ -32,13 +33,10 @@ const KernelDef* find_kernel(std::string_view name);
 void set_peak_kernels_in_suite(bool yes);
 bool peak_kernels_in_suite();
 
-// SPIR-V embedded at build time from kernels/<folder>/<stem>.comp under "<folder>/<stem>".
-bool register_shader(const char* name, const std::uint32_t* words, std::size_t word_count);
+// The shaders embedded at build time (register_shader, perfgate/embedded_shader.h) and those a
+// build left out (register_left_out_shader).
 std::span<const std::uint32_t> find_shader(std::string_view name);  // empty when unknown
 std::vector<std::string> shader_names();
-// A shader this build could not compile (ctest/PerfgateShaderCompiler.cmake: no glslc knows its
-// extensions), registered in its place with why; a case that dispatches it is skipped saying so.
-bool register_left_out_shader(const char* name, const char* why);
 std::string left_out_shader_reason(std::string_view name);            // "" unless left out
 std::vector<std::pair<std::string, std::string>> left_out_shaders();  // (name, why), by name
 
