@@ -372,6 +372,7 @@ void add_measure_command(CLI::App& app, Context& context) {
   measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
   measure->add_option("--calibrate-against", flags->calibration_reference,
                       "Calibration reference case id (the baseline's), where the case is calibrated");
+  measure->add_flag("--alone", flags->alone, "Time the case alone, not calibrated (its baseline was timed so)");
   add_cache_dir_option(*measure, flags->common);
   measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
   measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });

@@ -142,6 +142,7 @@ int serve_main(const ServeFlags& flags);
 struct MeasureFlags {
   std::string case_id;
   std::string calibration_reference;  // the reference the case's baseline was calibrated against
+  bool alone = false;                 // not calibrated: its baseline was timed alone
   CommonOptions common;               // device, seed, thresholds (sampling), cache dir, json
 };
 int measure_main(const MeasureFlags& flags, const Context& context);

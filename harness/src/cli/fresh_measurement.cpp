@@ -12,7 +12,7 @@
 namespace perfgate {
 
 CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed,
-                                    const std::string& calibration_reference) {
+                                    const SamplingSettings& sampling) {
   CaseResult failed = result_for(spec);
   failed.verdict = Verdict::error;
   try {
@@ -21,7 +21,10 @@ CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec,
     std::vector<std::string> args{"measure", spec.id, "--seed", std::to_string(seed), "--json", json.string(),
                                   "--thresholds", flags.common.thresholds_dir};
     if (!flags.common.device.empty()) args.insert(args.end(), {"--device", flags.common.device});
-    if (!calibration_reference.empty()) args.insert(args.end(), {"--calibrate-against", calibration_reference});
+    if (!sampling.calibrate)
+      args.push_back("--alone");
+    else if (!sampling.calibration_reference.empty())
+      args.insert(args.end(), {"--calibrate-against", sampling.calibration_reference});
     args.insert(args.end(), {"--cache-dir", flags.common.cache_path().string()});
     const ChildResult child = run_self(args, false);
     if (child.exit_code != 0 || !std::filesystem::exists(json)) {

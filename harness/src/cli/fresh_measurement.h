@@ -8,15 +8,17 @@
 #include <string>
 
 #include "cli/run_flags.h"
+#include "core/sampling_settings.h"
 #include "measure/case_selection.h"
 #include "perfgate/result.h"
 
 namespace perfgate {
 
 // The result of the child's measurement (not judged), or an error result saying why there is
-// none. Uses the device, thresholds and cache folder of `flags`, and `calibration_reference`
-// where the case's baseline names one (SamplingSettings::calibration_reference).
+// none. Uses the device, thresholds and cache folder of `flags`, timed as `sampling` says: alone
+// where it is not calibrated, else against its calibration_reference where the case's baseline
+// names one.
 CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed,
-                                    const std::string& calibration_reference);
+                                    const SamplingSettings& sampling);
 
 }  // namespace perfgate

@@ -26,6 +26,7 @@ int measure_main(const MeasureFlags& flags, const Context& context) {
   SamplingSettings sampling = ThresholdSet::load(flags.common.thresholds_dir)
                                         .resolve(spec.id, device.fingerprint().machine_id)
                                         .sampling;
+  if (flags.alone) sampling.calibrate = false;
   if (sampling.calibrate) sampling.calibration_reference = flags.calibration_reference;
   const Peaks peaks = device_peaks(device, flags.common.cache_path()).peaks;
   RunResult run = new_run(device.fingerprint(), context.project_dir);

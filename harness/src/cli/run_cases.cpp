@@ -129,8 +129,8 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const Peaks& peaks = measured.peaks;
   StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
   if (check_output) source.sample_for_verdicts();
-  source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed, const std::string& reference) {
-    return measure_in_fresh_process(flags, spec, seed, reference);
+  source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed, const SamplingSettings& sampling) {
+    return measure_in_fresh_process(flags, spec, seed, sampling);
   });
   Gate gate(source, flags.common.input_seed());
   Progress progress(!flags.common.quiet && !check_output);

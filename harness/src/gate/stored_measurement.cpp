@@ -98,7 +98,7 @@ class StoredMeasurement : public CaseMeasurement {
     if (!fresh_) return measure_case(c.device, c.spec, c.thresholds.sampling, c.peaks, seed_ + n);
     // New buffers and a new warm-up: in a process of its own where the command line set that
     // up, else after a pause that lets clocks and caches settle.
-    if (c.fresh_measure) return c.fresh_measure(c.spec, seed_, c.thresholds.sampling.calibration_reference);
+    if (c.fresh_measure) return c.fresh_measure(c.spec, seed_, c.thresholds.sampling);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     return measure_case(c.device, c.spec, c.thresholds.sampling, c.peaks, seed_);
   }
@@ -131,8 +131,16 @@ std::unique_ptr<CaseMeasurement> StoredSource::open(const CaseSpec& spec, std::u
       StoredCase{device_, peaks_, spec, thresholds_.resolve(spec.id, machine_id),
                  baselines_ ? baselines_->find(machine_id, spec.kernel->name(), spec.id) : std::nullopt,
                  fresh_measure_});
-  if (c->baseline && c->thresholds.sampling.calibrate)
-    c->thresholds.sampling.calibration_reference = c->baseline->calibration_reference;
+  // Timed as its baseline was: against the reference the baseline names, or alone where the
+  // baseline was timed alone (it has no relative_latency; its raw times are what is judged).
+  // A reference's batches between the case's would double the check's time for a metric nothing
+  // judges, and move the case's raw time away from what its baseline saw back to back.
+  if (c->baseline && c->thresholds.sampling.calibrate) {
+    if (c->baseline->runs.count(metric::relative_latency))
+      c->thresholds.sampling.calibration_reference = c->baseline->calibration_reference;
+    else
+      c->thresholds.sampling.calibrate = false;
+  }
   if (for_verdicts_ && baselines_) {
     SamplingSettings& sampling = c->thresholds.sampling;
     if (c->baseline) {

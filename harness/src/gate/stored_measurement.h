@@ -25,9 +25,10 @@ class StoredSource : public MeasurementSource {
   // How a regression's confirmations are measured: by default in this process, after a pause;
   // the command line measures each in a process of its own (cli/fresh_measurement.h). Returns
   // the measured result, not judged.
-  // A fresh measurement of `spec` against the calibration reference its baseline names ("": none).
+  // A fresh measurement of `spec` timed as `sampling` says: calibrated or not, and against the
+  // calibration reference its baseline names ("": chosen from the cost and the peaks).
   using FreshMeasure =
-      std::function<CaseResult(const CaseSpec& spec, std::uint64_t seed, const std::string& calibration_reference)>;
+      std::function<CaseResult(const CaseSpec& spec, std::uint64_t seed, const SamplingSettings& sampling)>;
   void measure_fresh_with(FreshMeasure measure) { fresh_measure_ = std::move(measure); }
 
   // A check (what each perf test runs) needs verdicts, not figures: a case with a baseline is
