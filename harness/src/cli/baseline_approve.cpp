@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <ctime>
 #include <iomanip>
-#include <memory>
 #include <sstream>
 
 #include "cli/baseline_subcommands.h"

@@ -3,15 +3,11 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <memory>
 
 #include "cli/baseline_subcommands.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
-namespace {
-
-}  // namespace
 
 int drop_main(const DropFlags& flags, const Context& context) {
   const BaselineStore store(flags.update.baselines_dir);

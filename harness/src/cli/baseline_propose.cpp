@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 
 #include "cli/baseline_subcommands.h"
 #include "cli/child_process.h"

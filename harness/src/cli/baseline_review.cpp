@@ -1,7 +1,6 @@
 // perfgate baseline show / diff: what is approved, and what a candidate would change, for a
 // terminal or (--markdown) for a pull request.
 #include <cstdio>
-#include <memory>
 
 #include "cli/baseline_subcommands.h"
 #include "core/resolution.h"

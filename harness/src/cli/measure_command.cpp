@@ -3,7 +3,6 @@
 // of its own (cli/fresh_measurement.h): new buffers, a new pipeline, new memory placement, so a
 // state a process happened to start in cannot fail a tight gate twice. The parent holds the
 // device lock and stays idle while this runs, so it takes no lock itself.
-#include <memory>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -13,9 +12,6 @@
 #include "store/result_json.h"
 
 namespace perfgate {
-namespace {
-
-}  // namespace
 
 int measure_main(const MeasureFlags& flags, const Context& context) {
   const CaseSpec spec = parse_case_id(flags.case_id);

@@ -1,14 +1,10 @@
 // perfgate run: the default suite on the best device here, with a readable table.
-
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_cases.h"
 #include "cli/run_info.h"
 
 namespace perfgate {
-namespace {
-
-}  // namespace
 
 int run_main(const RunFlags& flags) {
   Backend backend = flags.common.backend.empty() ? best_backend(flags.common.device)
