@@ -27,31 +27,35 @@ void print_devices(const std::vector<Backend>& backends, const std::string& sele
   }
 }
 
+// The Vulkan devices a check could be given (list_vulkan_gpus), narrowed by --device: to the
+// devices whose name contains the text, or to the one an index names. Throws NoDevice.
+std::vector<GpuListing> selected_gpus(const std::string& selector) {
+  const bool by_index = !selector.empty() && selector.find_first_not_of("0123456789") == std::string::npos;
+  auto gpus = list_vulkan_gpus(by_index ? "" : selector);
+  if (by_index) std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
+  return gpus;
+}
+
 // What a Vulkan perf test needs to itself: "gpu", one GPU (CTest hands out slots of the spec
 // below), where the device a check opens is one; "machine", every core, where it is a CPU
 // implementation such as llvmpipe or there is none (the test then skips at once).
 std::string vulkan_test_needs(const std::string& selector) {
-  const bool by_index = !selector.empty() && selector.find_first_not_of("0123456789") == std::string::npos;
   try {
-    auto gpus = list_vulkan_gpus(by_index ? "" : selector);
-    if (by_index) std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
+    const auto gpus = selected_gpus(selector);
     return !gpus.empty() && !gpus.front().on_cpu ? "gpu" : "machine";
   } catch (const NoDevice&) {
     return "machine";
   }
 }
 
-// The CTest resource spec of this host's GPUs; --device narrows it to the devices whose name
-// contains the text (an index names one device).
+// The CTest resource spec of this host's GPUs (selected_gpus).
 int write_resource_spec(const std::string& file, const std::string& selector) {
-  const bool by_index = !selector.empty() && selector.find_first_not_of("0123456789") == std::string::npos;
   std::vector<GpuListing> gpus;
   try {
-    gpus = list_vulkan_gpus(by_index ? "" : selector);
+    gpus = selected_gpus(selector);
   } catch (const NoDevice& e) {
     std::fprintf(stderr, "perfgate list: no Vulkan device: %s\n", e.reason.c_str());
   }
-  if (by_index) std::erase_if(gpus, [&](const GpuListing& g) { return std::to_string(g.index) != selector; });
   for (const auto& g : gpus)
     std::fprintf(stderr, "perfgate list: gpus id %d: %s (machine id %s, uuid %s)\n", g.index, g.name.c_str(),
                  g.machine_id.c_str(), g.device_uuid.c_str());
