@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/common/gemm_cpu.h"
-#include "kernels/common/matmul_plan.h"
+#include "kernels/common/half_gemm.h"
 #include "kernels/common/tensor_fragments.h"
 #include "perfgate/registry.h"
 
@@ -17,21 +16,6 @@ using namespace perfgate;
 using namespace perfgate::kernels;
 
 namespace {
-
-std::vector<float> widen(std::span<const std::uint16_t> halves) {
-  std::vector<float> out(halves.size());
-#pragma omp parallel for simd schedule(static)
-  for (std::size_t i = 0; i < halves.size(); ++i) out[i] = from_half(halves[i]);
-  return out;
-}
-
-// The inputs are f16 values, widened exactly, so the reference multiplies the very numbers the
-// device does: what is left is float32 accumulation, as for matmul (eps/2 * sqrt(k) = 4e-6 at
-// k = 4096), and tensor cores that add the 16 products of a fragment with one rounding or
-// truncate their partial sums (a few eps per fragment step, still ~1e-5 as a random walk).
-// 1e-4 leaves room for both. A reference over f32 inputs rounded to f16 would instead see
-// 2^-11 = 5e-4 per input: that is the input's precision, not the kernel's error.
-constexpr double kTolerance = 1e-4;
 
 // The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
 // workgroup, blocks bk deep staged through `buffers` shared buffers, the C tiles walked in bands
@@ -60,21 +44,12 @@ WorkgroupPath workgroup_path(std::int64_t staged) { return kWorkgroupPaths[stage
 }  // namespace
 
 PERFGATE_KERNEL(matmul_f16) {
-  return KernelDef("matmul_f16")
+  return half_gemm(KernelDef("matmul_f16"), ElementType::f16, from_half)
       .describe("C = A * B, A and B fp16, C float32 (f32 accumulation): tensor cores where present")
-      // CI keeps a small product per backend (llvmpipe runs the fallback shader); --axis m=4096 --axis n=4096
-      // --axis k=4096 is the H100 figure (docs/performance.md). The default point is the fastest there:
-      // staged=3 on 128 invocations, tile 128 (274-277 TFLOP/s against 175 for staged=1 on NV fragments,
+      // The H100 figure is --axis m=4096 --axis n=4096 --axis k=4096 (docs/performance.md; llvmpipe runs
+      // the fallback shader). The default point is the fastest there: staged=3 on 128 invocations, tile 128 (274-277 TFLOP/s against 175 for staged=1 on NV fragments,
       // --axis staged=1 --axis wg=256, the default point before 2026-11-26). A device with NV fragments but
       // not VK_NV_cooperative_matrix2 skips the default point, naming the extension.
-      .axis("m", {256}, {Backend::cpu})
-      .axis("n", {1024}, {Backend::cpu})
-      .axis("k", {1024}, {Backend::cpu})
-      .axis("m", {256}, {Backend::vulkan})
-      .axis("n", {256}, {Backend::vulkan})
-      .axis("k", {256}, {Backend::vulkan})
-      .axis("tile", {128}, {Backend::vulkan})
-      .axis("wg", {128}, {Backend::vulkan})
       // How A and B reach the tensor cores: 0, every subgroup loads its fragments from global
       // memory; 1, a workgroup's tiles staged through one shared buffer, each element read from
       // global memory once per workgroup, the next step's loads in flight during this step's
@@ -96,30 +71,6 @@ PERFGATE_KERNEL(matmul_f16) {
         }
         return tensor_tile_valid(p["tile"], p["wg"]) && p["m"] % p["tile"] == 0 && p["n"] % p["tile"] == 0 &&
                p["k"] % kTensorBK == 0;
-      })
-      .buffers([](const Params& p) {
-        const auto m = std::size_t(p["m"]), n = std::size_t(p["n"]), k = std::size_t(p["k"]);
-        return std::vector<BufferSpec>{{"a", ElementType::f16, m * k, BufferRole::input},
-                                       {"b", ElementType::f16, k * n, BufferRole::input},
-                                       {"c", ElementType::f32, m * n, BufferRole::output}};
-      })
-      .cost([](const Params& p) {
-        const double m = double(p["m"]), n = double(p["n"]), k = double(p["k"]);
-        return Cost{2 * (m * k + k * n), 4 * m * n, 2 * m * n * k, true};
-      })
-      .check([](const Params& p, const Buffers& buf) {
-        const auto a = widen(buf.get<std::uint16_t>("a"));
-        const auto b = widen(buf.get<std::uint16_t>("b"));
-        CheckResult r =
-            check_gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data(), kTolerance, "c");
-        r.detail += " (f16 inputs as stored, tolerance 1e-4: f32 accumulation)";
-        return r;
-      })
-      // Widen both operands (O(mk + kn), every core), then the float32 GEMM (O(mnk)).
-      .cpu([](const Params& p, Buffers& buf) {
-        const auto a = widen(buf.get<std::uint16_t>("a"));
-        const auto b = widen(buf.get<std::uint16_t>("b"));
-        gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data());
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
         const auto m = std::uint32_t(p["m"]), n = std::uint32_t(p["n"]), k = std::uint32_t(p["k"]);

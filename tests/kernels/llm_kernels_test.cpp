@@ -74,6 +74,7 @@ const std::vector<Point> kSmallPoints = {
     {"attention_fused", {{"seq", 32}, {"dmodel", 64}, {"heads", 4}, {"causal", 0}}},
     {"attention_fused", {{"seq", 100}, {"dmodel", 96}, {"heads", 3}, {"causal", 1}}},
     {"matmul_f16", {{"m", 33}, {"n", 48}, {"k", 70}}},
+    {"matmul_bf16", {{"m", 33}, {"n", 48}, {"k", 70}}},
     {"tensor_peak", {{"n", 16}, {"iters", 5}}},
     {"cache_peak", {{"n", 4096}, {"iters", 3}}},
 };
@@ -184,6 +185,7 @@ const std::vector<std::string> kLlmKernels = {"matmul",
                                               "attention_layer",
                                               "attention_fused",
                                               "matmul_f16",
+                                              "matmul_bf16",
                                               "sampling"};
 
 std::vector<Params> default_points(const KernelDef& k, Backend backend) {
@@ -285,6 +287,28 @@ TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
   // Two 256 x 256 x 32 buffers are 73 KiB.
   EXPECT_THROW(k.vulkan_plan(point(5, 512, 512, 256), limits), Error);
   EXPECT_NO_THROW(k.vulkan_plan(point(3, 512, 512, 256), limits));
+}
+
+// matmul_bf16 is matmul_f16's staged=3 on bf16: the same specialization (wg, TM, TN, BK 32, one
+// buffer, row by row), and a workgroup over the device's workgroup-scope limit is refused.
+TEST(KernelsVulkanPlan, MatmulBf16IsTheWorkgroupPathOnBf16) {
+  DeviceLimits limits;  // H100-like
+  limits.subgroup_size = 32;
+  limits.max_workgroup_invocations = 1024;
+  limits.max_shared_memory_bytes = 49152;
+  limits.cooperative_matrix_workgroup = true;
+  limits.matrix_workgroup_max_invocations = 256;
+  const KernelDef& k = kernel("matmul_bf16");
+  auto point = [](std::int64_t tile, std::int64_t wg) {
+    return Params({{"m", 256}, {"n", 512}, {"k", 256}, {"tile", tile}, {"wg", wg}});
+  };
+  const Dispatch d = k.vulkan_plan(point(64, 128), limits).dispatches.at(0);
+  EXPECT_EQ(d.shader, "matmul_bf16/matmul_bf16_workgroup");
+  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{128, 64, 64, 32, 1, 0}));
+  EXPECT_EQ((std::array<std::uint32_t, 3>{d.groups[0], d.groups[1], d.groups[2]}),
+            (std::array<std::uint32_t, 3>{8, 4, 1}));
+  EXPECT_FALSE(k.is_valid(Params({{"m", 256}, {"n", 256}, {"k", 48}, {"tile", 64}, {"wg", 128}}), Backend::vulkan));
+  EXPECT_THROW(k.vulkan_plan(point(128, 512), limits), Error);
 }
 
 // A plan of more rows than a grid dimension holds (65535 workgroups) spreads them evenly over

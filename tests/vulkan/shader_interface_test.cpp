@@ -21,7 +21,7 @@ std::string refusal(const Dispatch& d) { return testing::dispatch_refusal("copy"
 
 // A device with every feature but workgroup-scope matrices (VK_NV_cooperative_matrix2).
 vk::DeviceFeatures all_but_workgroup_matrices() {
-  return {true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, 0xffu};
+  return {true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, true, 0xffu};
 }
 
 // The shader lacks only VK_NV_cooperative_matrix2 there, named, and nothing once it is given.
@@ -92,7 +92,7 @@ TEST(VulkanShaderInterface, CapabilitiesTheDeviceLacksAreNamed) {
 
 // Every shader of the suite reflects, and needs nothing beyond what perfgate knows to enable.
 TEST(VulkanShaderInterface, EverySuiteShaderReflects) {
-  vk::DeviceFeatures everything{true, true, true, true, true, true, true, true,
+  vk::DeviceFeatures everything{true, true, true, true, true, true, true, true, true,
                                 true, true, true, true, true, true, true, 0xffu};
   for (const auto& name : shader_names()) {
     const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
@@ -142,6 +142,28 @@ TEST(VulkanShaderInterface, MatrixReductionsNameTheExtensionTheyNeed) {
     EXPECT_NE(std::find(caps.begin(), caps.end(), capability), caps.end()) << capability;
   vk::DeviceFeatures device = all_but_workgroup_matrices();
   expect_matrix2_is_all_it_lacks(shader, device);
+}
+
+// The bf16 matmul declares bfloat16's capabilities (newer than this SPIRV-Cross too): a device
+// without VK_KHR_shader_bfloat16 is told that, and nothing else.
+TEST(VulkanShaderInterface, Bfloat16ShadersNameTheExtensionTheyNeed) {
+  const std::string name = "matmul_bf16/matmul_bf16_workgroup";
+  if (find_shader(name).empty()) {
+    EXPECT_NE(left_out_shader_reason(name).find("GL_EXT_bfloat16"), std::string::npos);
+    GTEST_SKIP() << name << " is not in this build: " << left_out_shader_reason(name);
+  }
+  const vk::ShaderInterface shader = vk::reflect_shader(name, find_shader(name));
+  const auto& caps = shader.capabilities;
+  EXPECT_NE(std::find(caps.begin(), caps.end(), 5116u), caps.end());  // BFloat16TypeKHR
+  EXPECT_NE(std::find(caps.begin(), caps.end(), 5118u), caps.end());  // BFloat16CooperativeMatrixKHR
+  vk::DeviceFeatures device = all_but_workgroup_matrices();
+  device.cooperative_matrix_workgroup = true;
+  device.bfloat16_matrix = false;
+  const auto missing = vk::missing_features(shader, device);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].find("VK_KHR_shader_bfloat16"), std::string::npos) << missing[0];
+  device.bfloat16_matrix = true;
+  EXPECT_TRUE(vk::missing_features(shader, device).empty());
 }
 
 // An unreadable module checks nothing rather than stopping the case: no push-constant or binding

@@ -175,6 +175,7 @@ PhysicalDeviceInfo query(VkInstance instance, VkPhysicalDevice handle, int index
     info.matrix = query_matrix_features(instance, handle, info.properties.apiVersion, extensions);
     f.cooperative_matrix_khr = info.matrix.khr_f16;
     f.cooperative_matrix_workgroup = info.matrix.workgroup_f16;
+    f.bfloat16_matrix = info.matrix.workgroup_bf16;
   }
   if (info.subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
     info.features.subgroup_operations = info.subgroup.supportedOperations;

@@ -14,6 +14,8 @@ constexpr std::uint32_t kCooperativeMatrixBlockLoadsNV = 5434;
 constexpr std::uint32_t kCooperativeMatrixTensorAddressingNV = 5433;
 constexpr std::uint32_t kTensorAddressingNV = 5439;
 constexpr std::uint32_t kCooperativeMatrixKHR = 6022;
+constexpr std::uint32_t kBFloat16TypeKHR = 5116;
+constexpr std::uint32_t kBFloat16CooperativeMatrixKHR = 5118;
 }  // namespace
 
 std::vector<std::string> missing_features(const ShaderInterface& shader, const DeviceFeatures& device) {
@@ -68,6 +70,12 @@ std::vector<std::string> missing_features(const ShaderInterface& shader, const D
         switch (capability) {  // newer than Debian 12's SPIR-V headers: numbers from the SPIR-V registry
           case kCooperativeMatrixKHR:
             need(device.cooperative_matrix_khr, "cooperativeMatrix (VK_KHR_cooperative_matrix, f16)");
+            break;
+          case kBFloat16TypeKHR:
+          case kBFloat16CooperativeMatrixKHR:
+            need(device.bfloat16_matrix,
+                 "shaderBFloat16Type and shaderBFloat16CooperativeMatrix (VK_KHR_shader_bfloat16) with bf16 "
+                 "workgroup-scope matrices");
             break;
           case kCooperativeMatrixReductionsNV:
           case kCooperativeMatrixConversionsNV:

@@ -29,6 +29,7 @@ struct DeviceFeatures {
   bool vulkan_memory_model = false;
   bool cooperative_matrix_khr = false;        // VK_KHR_cooperative_matrix, f16 (matrix_features.h)
   bool cooperative_matrix_workgroup = false;  // VK_NV_cooperative_matrix2, workgroup scope
+  bool bfloat16_matrix = false;               // VK_KHR_shader_bfloat16's type and cooperative matrices
   std::uint32_t subgroup_operations = 0;      // VkSubgroupFeatureFlags of compute shaders
 };
 

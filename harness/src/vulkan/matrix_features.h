@@ -2,8 +2,9 @@
 // Tensor cores through the two newer cooperative-matrix extensions, beside VK_NV_cooperative_matrix
 // (context.cpp): VK_KHR_cooperative_matrix (subgroup scope, GL_KHR_cooperative_matrix) and
 // VK_NV_cooperative_matrix2 (workgroup scope, flexible dimensions, tensor addressing,
-// GL_NV_cooperative_matrix2). Their shaders are SPIR-V 1.6, so both need a Vulkan 1.3 device.
-// Debian 12's Vulkan headers (1.3.239) predate both extensions: their structures are declared
+// GL_NV_cooperative_matrix2), the latter also on bfloat16 (VK_KHR_shader_bfloat16,
+// GL_EXT_bfloat16). Their shaders are SPIR-V 1.6, so both need a Vulkan 1.3 device.
+// Debian 12's Vulkan headers (1.3.239) predate these extensions: their structures are declared
 // here, as the Vulkan registry defines them.
 #include <vulkan/vulkan.h>
 
@@ -18,9 +19,12 @@ struct MatrixFeatures {
                                // dimensions, tensor addressing, reductions, conversions between
                                // uses and per-element operations
   std::uint32_t workgroup_max_invocations = 0;  // cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
+  bool workgroup_bf16 = false;  // and VK_KHR_shader_bfloat16's type and cooperative matrices, with
+                                // bf16 x bf16 + f32 among the workgroup scope's flexible dimensions
 };
 
-// VkPhysicalDeviceCooperativeMatrixFeaturesKHR and VkPhysicalDeviceCooperativeMatrix2FeaturesNV.
+// VkPhysicalDeviceCooperativeMatrixFeaturesKHR, VkPhysicalDeviceCooperativeMatrix2FeaturesNV and
+// VkPhysicalDeviceShaderBfloat16FeaturesKHR.
 struct KhrMatrixFeatures {
   VkStructureType sType;
   void* pNext;
@@ -38,6 +42,13 @@ struct Nv2MatrixFeatures {
   VkBool32 cooperativeMatrixTensorAddressing;
   VkBool32 cooperativeMatrixBlockLoads;
 };
+struct Bfloat16Features {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 shaderBFloat16Type;
+  VkBool32 shaderBFloat16DotProduct;
+  VkBool32 shaderBFloat16CooperativeMatrix;
+};
 
 // What the device offers (all false below Vulkan 1.3 or without the extensions).
 MatrixFeatures query_matrix_features(VkInstance instance, VkPhysicalDevice device, std::uint32_t api_version,
@@ -52,6 +63,7 @@ class MatrixFeatureChain {
  private:
   KhrMatrixFeatures khr_{};
   Nv2MatrixFeatures nv2_{};
+  Bfloat16Features bf16_{};
 };
 
 }  // namespace perfgate::vk

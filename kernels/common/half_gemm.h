@@ -1,0 +1,71 @@
+#pragma once
+// What matmul_f16 and matmul_bf16 share: C = A * B with 16-bit A (m x k) and B (k x n),
+// row-major, float32 accumulation and output. Their buffers, cost, CPU kernel and check differ
+// only in how a 16-bit element widens to float (from_half, from_bfloat16).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/common/gemm_cpu.h"
+#include "kernels/common/matmul_plan.h"
+#include "perfgate/kernel.h"
+
+namespace perfgate::kernels {
+
+// The inputs are 16-bit values, widened exactly, so the reference multiplies the very numbers
+// the device does, and the product of two f16 or bf16 values is exact in float32: what is left
+// is float32 accumulation, as for matmul (eps/2 * sqrt(k) = 4e-6 at k = 4096), and tensor cores
+// that add the 16 products of a fragment with one rounding or truncate their partial sums (a few
+// eps per fragment step, still ~1e-5 as a random walk). 1e-4 leaves room for both. A reference
+// over f32 inputs rounded to 16 bits would instead see the input's precision (2^-11 for f16),
+// not the kernel's error.
+inline constexpr double kHalfGemmTolerance = 1e-4;
+
+// Sets `def`'s default points (a small product per backend, on a 128 x 128 tile of 128
+// invocations on Vulkan), buffers ("a", "b" of `input` elements; "c" f32), cost, CPU kernel and
+// check.
+inline KernelDef half_gemm(KernelDef def, ElementType input, float (*widen_one)(std::uint16_t)) {
+  const auto widen = [widen_one](std::span<const std::uint16_t> values) {
+    std::vector<float> out(values.size());
+#pragma omp parallel for simd schedule(static)
+    for (std::size_t i = 0; i < values.size(); ++i) out[i] = widen_one(values[i]);
+    return out;
+  };
+  const std::string note = " (" + std::string(to_string(input)) + " inputs as stored, tolerance 1e-4: f32 accumulation)";
+  def.axis("m", {256}, {Backend::cpu})
+      .axis("n", {1024}, {Backend::cpu})
+      .axis("k", {1024}, {Backend::cpu})
+      .axis("m", {256}, {Backend::vulkan})
+      .axis("n", {256}, {Backend::vulkan})
+      .axis("k", {256}, {Backend::vulkan})
+      .axis("tile", {128}, {Backend::vulkan})
+      .axis("wg", {128}, {Backend::vulkan})
+      .buffers([input](const Params& p) {
+        const auto m = std::size_t(p["m"]), n = std::size_t(p["n"]), k = std::size_t(p["k"]);
+        return std::vector<BufferSpec>{{"a", input, m * k, BufferRole::input},
+                                       {"b", input, k * n, BufferRole::input},
+                                       {"c", ElementType::f32, m * n, BufferRole::output}};
+      })
+      .cost([](const Params& p) {
+        const double m = double(p["m"]), n = double(p["n"]), k = double(p["k"]);
+        return Cost{2 * (m * k + k * n), 4 * m * n, 2 * m * n * k, true};
+      })
+      .check([widen, note](const Params& p, const Buffers& buf) {
+        const auto a = widen(buf.get<std::uint16_t>("a"));
+        const auto b = widen(buf.get<std::uint16_t>("b"));
+        CheckResult r =
+            check_gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data(), kHalfGemmTolerance, "c");
+        r.detail += note;
+        return r;
+      })
+      // Widen both operands (O(mk + kn), every core), then the float32 GEMM (O(mnk)).
+      .cpu([widen](const Params& p, Buffers& buf) {
+        const auto a = widen(buf.get<std::uint16_t>("a"));
+        const auto b = widen(buf.get<std::uint16_t>("b"));
+        gemm(row_major_gemm(p), a.data(), b.data(), buf.get<float>("c").data());
+      });
+  return def;
+}
+
+}  // namespace perfgate::kernels
