@@ -153,10 +153,52 @@ TEST(StoreCandidatePool, RefusesErrorsSkipsAndMixedMachines) {
   }
   RunResult skipped = measured_run("b", 110);
   skipped.cases[0].verdict = Verdict::skipped;
-  EXPECT_THROW(candidate_from_runs({skipped}, "now"), Error);
+  skipped.cases[0].message = "no Vulkan device";
+  try {
+    candidate_from_runs({skipped}, "now");
+    FAIL() << "a run with nothing measured was pooled";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("can run none of the selected cases:\n  copy/cpu/n=1024: no Vulkan device"),
+              std::string::npos)
+        << e.what();
+  }
   RunResult foreign = measured_run("b", 110);
   foreign.fingerprint.machine_id = "llvmpipe";
   EXPECT_THROW(candidate_from_runs({measured_run("a", 100), foreign}, "now"), Error);
+}
+
+// A case the device cannot run in any run is left out of the candidate, which holds the rest;
+// one skipped in some runs only is refused, naming it.
+TEST(StoreCandidatePool, LeavesOutCasesSkippedInEveryRun) {
+  auto with_skipped = [](const std::string& id, double latency_ns, bool skip) {
+    RunResult run = measured_run(id, latency_ns);
+    CaseResult c = run.cases[0];
+    c.id = "tensor_peak_workgroup/vulkan/groups=8";
+    c.metrics.clear();
+    c.verdict = skip ? Verdict::skipped : Verdict::no_baseline;
+    c.message = "device lacks feature cooperativeMatrixWorkgroupScope";
+    if (!skip) c.metrics["latency_ns"].samples = {5, 6};
+    run.cases.push_back(c);
+    return run;
+  };
+  const Candidate c = candidate_from_runs({with_skipped("a", 100, true), with_skipped("b", 110, true)}, "now");
+  ASSERT_EQ(c.cases.size(), 1u);
+  EXPECT_EQ(c.cases[0].id, "copy/cpu/n=1024");
+  EXPECT_EQ(skipped_cases(with_skipped("a", 100, true)),
+            "\n  tensor_peak_workgroup/vulkan/groups=8: device lacks feature cooperativeMatrixWorkgroupScope");
+  for (bool skipped_first : {true, false}) {
+    try {
+      candidate_from_runs({with_skipped("a", 100, skipped_first), with_skipped("b", 110, !skipped_first)}, "now");
+      FAIL() << "a case skipped in one run only was pooled";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("tensor_peak_workgroup/vulkan/groups=8 was "), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(skipped_first ? "skipped in run 1 and measured in run 2"
+                                                         : "measured in run 1 and skipped in run 2"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(StoreCandidatePool, KeepsTheCalibrationReferenceAndRefusesTwo) {

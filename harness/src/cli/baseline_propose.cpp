@@ -154,6 +154,8 @@ int propose_main(const ProposeFlags& flags) {
         "  beyond a quiet machine's noise, or waited for cores); the candidate holds the %zu runs after them\n",
         run_span(1, set_aside).c_str(), set_aside + wanted, wanted);
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
+  if (const std::string left_out = skipped_cases(runs.front()); !left_out.empty())
+    std::printf("left out: skipped on this device, so no baseline is proposed for them:%s\n", left_out.c_str());
   std::fputs(unstable_cases(candidate, thresholds).c_str(), stdout);
   std::printf(
       "review:  %s baseline diff %s --markdown\n"

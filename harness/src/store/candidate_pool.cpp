@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
@@ -29,14 +30,16 @@ std::string or_none(const std::string& reference) { return reference.empty() ? "
 }  // namespace
 namespace {
 
-// Cases a run could not measure at all stop the proposal, with every reason at once.
+// Cases a run could not measure at all stop the proposal, with every reason at once. A case the
+// device cannot run (skipped: a feature it lacks, a shader this build left out) is not one of
+// them: it is left out of the candidate (skipped_cases).
 void refuse_unmeasured(const RunResult& run, std::size_t index) {
   std::string problems;
   for (const auto& c : run.cases) {
     if (c.verdict == Verdict::error)
       problems += "\n  " + c.id + ": error: " + (c.message.empty() ? c.check : c.message);
     else if (c.verdict == Verdict::skipped)
-      problems += "\n  " + c.id + ": skipped: " + c.message;
+      continue;
     else if (c.metrics.empty())
       problems += "\n  " + c.id + ": no samples";
   }
@@ -46,6 +49,13 @@ void refuse_unmeasured(const RunResult& run, std::size_t index) {
 }
 
 }  // namespace
+
+std::string skipped_cases(const RunResult& run) {
+  std::string out;
+  for (const auto& c : run.cases)
+    if (c.verdict == Verdict::skipped) out += "\n  " + c.id + ": " + c.message;
+  return out;
+}
 
 Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::string& created_at) {
   if (runs.empty()) throw Error("refusing to propose: no runs");
@@ -60,6 +70,7 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
   candidate.perfgate_version = first.perfgate_version;
   std::map<std::string, CandidateCase> cases;
   std::map<std::string, std::vector<double>> waits;  // per case, per run
+  std::set<std::string> skipped;                     // in run 1, so in every run
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunResult& run = runs[i];
     refuse_unmeasured(run, i);
@@ -73,6 +84,17 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
                   std::to_string(run.cases.size()) + " cases, run 1 " + std::to_string(first.cases.size()));
     candidate.run_ids.push_back(run.run_id);
     for (const auto& result : run.cases) {
+      const bool skipped_first = skipped.contains(result.id);
+      if (result.verdict == Verdict::skipped || skipped_first) {
+        if (i == 0) {
+          skipped.insert(result.id);
+        } else if (!skipped_first || result.verdict != Verdict::skipped) {
+          throw Error("refusing to propose: " + result.id + " was " + (skipped_first ? "skipped" : "measured") +
+                      " in run 1 and " + (skipped_first ? "measured" : "skipped") + " in run " +
+                      std::to_string(i + 1) + (result.message.empty() ? "" : ": " + result.message));
+        }
+        continue;
+      }
       CandidateCase& c = cases[result.id];
       if (i == 0) {
         c.id = result.id;
@@ -116,6 +138,8 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
     c.cpu_wait_share = std::stod(fmt::format("{:.3g}", median(waits[id])));  // a share: 3 digits say it
     candidate.cases.push_back(std::move(c));
   }
+  if (candidate.cases.empty())
+    throw Error("refusing to propose: this device can run none of the selected cases:" + skipped_cases(first));
   return candidate;
 }
 
