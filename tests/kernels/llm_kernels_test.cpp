@@ -248,16 +248,22 @@ TEST(KernelsVulkanPlan, DefaultPointsAreWellFormed) {
   }
 }
 
-// matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step, shared
-// buffers and tile order (specialization wg, TM, TN, BK, BUFFERS, GROUP), rectangular tiles need m and n to
-// be multiples of their sides, and a path whose buffers overflow the shared memory is refused.
-TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
-  DeviceLimits limits;  // H100-like
+// An H100-like device with workgroup-scope matrices (VK_NV_cooperative_matrix2).
+DeviceLimits workgroup_matrix_limits() {
+  DeviceLimits limits;
   limits.subgroup_size = 32;
   limits.max_workgroup_invocations = 1024;
   limits.max_shared_memory_bytes = 49152;
   limits.cooperative_matrix_workgroup = true;
   limits.matrix_workgroup_max_invocations = 256;
+  return limits;
+}
+
+// matmul_f16's workgroup-scope paths: each `staged` value names its tile shape, k-step, shared
+// buffers and tile order (specialization wg, TM, TN, BK, BUFFERS, GROUP), rectangular tiles need m and n to
+// be multiples of their sides, and a path whose buffers overflow the shared memory is refused.
+TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
+  const DeviceLimits limits = workgroup_matrix_limits();
   const KernelDef& k = kernel("matmul_f16");
   auto point = [](std::int64_t staged, std::int64_t m, std::int64_t n, std::int64_t tile) {
     return Params({{"m", m}, {"n", n}, {"k", 256}, {"tile", tile}, {"wg", 128}, {"staged", staged}});
@@ -292,12 +298,7 @@ TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
 // matmul_bf16 is matmul_f16's staged=3 on bf16: the same specialization (wg, TM, TN, BK 32, one
 // buffer, row by row), and a workgroup over the device's workgroup-scope limit is refused.
 TEST(KernelsVulkanPlan, MatmulBf16IsTheWorkgroupPathOnBf16) {
-  DeviceLimits limits;  // H100-like
-  limits.subgroup_size = 32;
-  limits.max_workgroup_invocations = 1024;
-  limits.max_shared_memory_bytes = 49152;
-  limits.cooperative_matrix_workgroup = true;
-  limits.matrix_workgroup_max_invocations = 256;
+  const DeviceLimits limits = workgroup_matrix_limits();
   const KernelDef& k = kernel("matmul_bf16");
   auto point = [](std::int64_t tile, std::int64_t wg) {
     return Params({{"m", 256}, {"n", 512}, {"k", 256}, {"tile", tile}, {"wg", wg}});
