@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/common/gemm_cpu.h"
@@ -22,8 +23,35 @@ namespace perfgate::kernels {
 // not the kernel's error.
 inline constexpr double kHalfGemmTolerance = 1e-4;
 
-// Sets `def`'s default points (a small product per backend, on a 128 x 128 tile of 128
-// invocations on Vulkan), buffers ("a", "b" of `input` elements; "c" f32), cost, CPU kernel and
+// The tensor-layout path (kernels/common/matmul_tensor_layout.glsl): k-steps 32 deep, unrolled as
+// deep as divides k up to 64 steps (on the H100 at 4096^3, 64 steps per iteration ran fastest and
+// the whole k, 128, 13% slower: docs/performance.md).
+inline constexpr std::int64_t kTensorLayoutBK = 32;
+inline std::uint32_t tensor_layout_unroll(std::int64_t k) {
+  const std::int64_t steps = k / kTensorLayoutBK;
+  std::uint32_t unroll = 64;
+  while (unroll > 1 && steps % unroll != 0) unroll /= 2;
+  return unroll;
+}
+
+// Its dispatch of `shader` for C = A (m x k) * B (k x n): a tm x tn tile of C per workgroup of
+// `wg` invocations, the tiles walked in bands of `group` tile rows (0: row by row). Sizes are
+// multiples of tm, tn and kTensorLayoutBK (the kernels' `valid`).
+inline Dispatch tensor_layout_dispatch(std::string shader, std::string stage, const Params& p, std::uint32_t wg,
+                                       std::uint32_t tm, std::uint32_t tn, std::uint32_t group) {
+  const auto m = std::uint32_t(p["m"]), n = std::uint32_t(p["n"]), k = std::uint32_t(p["k"]);
+  Dispatch d;
+  d.shader = std::move(shader);
+  d.stage = std::move(stage);
+  d.bindings = {"a", "b", "c"};
+  d.push_constants = {m, n, k};
+  d.specialization = {wg, tm, tn, std::uint32_t(kTensorLayoutBK), tensor_layout_unroll(k), k, n, group};
+  d.groups = {n / tn, m / tm, 1};
+  return d;
+}
+
+// Sets `def`'s default points (a small product per backend, on a 128 x 256 tile of 256
+// invocations on Vulkan, the tensor-layout path's fastest on the H100), buffers ("a", "b" of `input` elements; "c" f32), cost, CPU kernel and
 // check.
 inline KernelDef half_gemm(KernelDef def, ElementType input, float (*widen_one)(std::uint16_t)) {
   const auto widen = [widen_one](std::span<const std::uint16_t> values) {
@@ -40,7 +68,7 @@ inline KernelDef half_gemm(KernelDef def, ElementType input, float (*widen_one)(
       .axis("n", {256}, {Backend::vulkan})
       .axis("k", {256}, {Backend::vulkan})
       .axis("tile", {128}, {Backend::vulkan})
-      .axis("wg", {128}, {Backend::vulkan})
+      .axis("wg", {256}, {Backend::vulkan})
       .buffers([input](const Params& p) {
         const auto m = std::size_t(p["m"]), n = std::size_t(p["n"]), k = std::size_t(p["k"]);
         return std::vector<BufferSpec>{{"a", input, m * k, BufferRole::input},

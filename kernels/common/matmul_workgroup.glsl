@@ -1,6 +1,7 @@
-// A half-precision GEMM on tensor cores at workgroup scope (VK_NV_cooperative_matrix2), included
-// by matmul_f16_workgroup.comp (ELEMENT float16_t) and matmul_bf16_workgroup.comp (bfloat16_t),
-// which enable their types' extensions first. A TM x TN tile of C per workgroup is one
+// A half-precision GEMM on tensor cores at workgroup scope (VK_NV_cooperative_matrix2) with A and
+// B staged through shared memory by the shader itself, included by matmul_f16_workgroup.comp
+// (ELEMENT float16_t; matmul_f16's staged 3 to 13), which enables its type's extensions first.
+// The tensor-layout path (matmul_tensor_layout.glsl) is faster on the H100. A TM x TN tile of C per workgroup is one
 // workgroup-scope accumulator, and the driver divides the product among the subgroups. Per step of BK the workgroup copies a TM x BK block of A and a BK x TN block of
 // B into shared memory with 16-byte loads (each element read from global memory once per
 // workgroup; the next step's loads in registers during this step's multiply-adds, as in
@@ -14,6 +15,8 @@
 // checks. With GROUP > 0 the workgroups walk the C tiles in bands of GROUP tile rows, column by
 // column within a band (rather than row by row), so that the workgroups resident at one time
 // share fewer, more reused A row blocks and B column blocks in L2.
+#include "kernels/common/tile_bands.glsl"
+
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint TM = 128;
 layout(constant_id = 2) const uint TN = 128;
@@ -64,14 +67,8 @@ void store_step(uint buf) {  // into shared buffer buf
 }
 
 void main() {
-  uint tile_row = gl_WorkGroupID.y * TM, tile_col = gl_WorkGroupID.x * TN;
-  if (GROUP > 0) {
-    const uint cols = gl_NumWorkGroups.x, id = gl_WorkGroupID.y * cols + gl_WorkGroupID.x;
-    const uint first = id / (GROUP * cols) * GROUP, rows = min(gl_NumWorkGroups.y - first, GROUP);
-    const uint at = id % (GROUP * cols);
-    tile_row = (first + at % rows) * TM;
-    tile_col = at / rows * TN;
-  }
+  const uvec2 tile = banded_tile(GROUP);
+  const uint tile_row = tile.x * TM, tile_col = tile.y * TN;
   coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator> acc =
       coopmat<float, gl_ScopeWorkgroup, TM, TN, gl_MatrixUseAccumulator>(0.0);
   const uint steps = K / BK;

@@ -1,11 +1,11 @@
 // matmul_bf16: C = A * B with bfloat16 A (m x k) and B (k x n), row-major, and float32
 // accumulation and output: the GEMM of a bf16 model's prefill (bf16 keeps f32's exponent range,
 // which is why training and many checkpoints use it). On tensor cores it is matmul_f16's fastest
-// path with bf16 fragments: one workgroup-scope tile x tile accumulator per workgroup
-// (VK_NV_cooperative_matrix2 with VK_KHR_shader_bfloat16), A and B staged through shared memory
-// 32 deep (kernels/common/matmul_workgroup.glsl). A device without bf16 workgroup-scope matrices
-// (llvmpipe) skips it naming the feature, and a build whose shader compiler does not know
-// GL_EXT_bfloat16 names that.
+// path with bf16 matrices: one workgroup-scope tile x 2 tile accumulator per workgroup
+// (VK_NV_cooperative_matrix2 with VK_KHR_shader_bfloat16), A and B loaded through tensor layouts,
+// the C tiles walked in bands of 16 tile rows (kernels/common/matmul_tensor_layout.glsl). A device
+// without bf16 workgroup-scope matrices (llvmpipe) skips it naming the feature, and a build whose
+// shader compiler does not know GL_EXT_bfloat16 names that.
 #include <string>
 
 #include "kernels/common/half_gemm.h"
@@ -17,7 +17,7 @@ using namespace perfgate::kernels;
 
 namespace {
 
-constexpr std::int64_t kBK = 32;  // k per staged block, as matmul_f16's fastest path (staged=3)
+constexpr std::uint32_t kBand = 16;  // tile rows per band, as matmul_f16's fastest path (staged=14)
 
 }  // namespace
 
@@ -28,27 +28,16 @@ PERFGATE_KERNEL(matmul_bf16) {
       .valid([](const Params& p, Backend backend) {
         if (backend == Backend::cpu) return true;
         return p["tile"] % kFragment == 0 && p["wg"] % 32 == 0 && p["m"] % p["tile"] == 0 &&
-               p["n"] % p["tile"] == 0 && p["k"] % kBK == 0;
+               p["n"] % (2 * p["tile"]) == 0 && p["k"] % kTensorLayoutBK == 0;
       })
       .vulkan([](const Params& p, const DeviceLimits& limits) {
-        const auto m = std::uint32_t(p["m"]), n = std::uint32_t(p["n"]), k = std::uint32_t(p["k"]);
         const auto wg = std::uint32_t(p["wg"]), tile = std::uint32_t(p["tile"]);
         // A device without workgroup-scope matrices is skipped by the shader's capabilities.
         if (limits.cooperative_matrix_workgroup && wg > limits.matrix_workgroup_max_invocations)
           throw Error("matmul_bf16: wg=" + std::to_string(wg) + " is over the device's " +
                       std::to_string(limits.matrix_workgroup_max_invocations) +
                       " invocations for workgroup-scope matrices");
-        const std::int64_t shared = tensor_staged_shared_bytes(tile, tile, kBK, 1);
-        if (shared > std::int64_t(limits.max_shared_memory_bytes))
-          throw Error("matmul_bf16: tile=" + std::to_string(tile) + " needs " + std::to_string(shared) +
-                      " bytes of shared memory");
-        Dispatch d;
-        d.bindings = {"a", "b", "c"};
-        d.push_constants = {m, n, k};
-        d.stage = "matmul_bf16";
-        d.shader = "matmul_bf16/matmul_bf16_workgroup";
-        d.specialization = {wg, tile, tile, std::uint32_t(kBK), 1, 0};
-        d.groups = {n / tile, m / tile, 1};
-        return VulkanPlan{{std::move(d)}};
+        return VulkanPlan{
+            {tensor_layout_dispatch("matmul_bf16/matmul_bf16_tensor", "matmul_bf16", p, wg, tile, 2 * tile, kBand)}};
       });
 }

@@ -1,6 +1,6 @@
 // matmul_f16: C = A * B with half-precision A (m x k) and B (k x n), row-major, and float32
 // accumulation and output: the GEMM of an f16 model's prefill. On devices with cooperative
-// matrices (tensor cores) each subgroup multiplies 16x16x16 fragments, or (staged 3, 4) each
+// matrices (tensor cores) each subgroup multiplies 16x16x16 fragments, or (staged 3 to 16) each
 // workgroup one workgroup-scope tile; elsewhere (llvmpipe) a shared-memory tiled shader does the
 // same arithmetic on the vector units.
 #include <algorithm>
@@ -17,10 +17,11 @@ using namespace perfgate::kernels;
 
 namespace {
 
-// The workgroup-scope paths (staged 3 to 10): a (rows x tile) x (cols x tile) accumulator per
-// workgroup, blocks bk deep staged through `buffers` shared buffers, the C tiles walked in bands
-// of `group` tile rows (0: row by row). TFLOP/s at 4096^3 on the H100 at tile 128 (wg 128 / 256;
-// docs/performance.md): the first is the fastest.
+// The workgroup-scope paths (staged 3 to 16): a (rows x tile) x (cols x tile) accumulator per
+// workgroup, blocks bk deep staged through `buffers` shared buffers (0: loaded through tensor
+// layouts, the driver staging them), the C tiles walked in bands of `group` tile rows (0: row by
+// row). TFLOP/s at 4096^3 on the H100 at tile 128 (wg 128 / 256; docs/performance.md): 14 is
+// the fastest.
 struct WorkgroupPath {
   std::int64_t bk, buffers, rows, cols, group = 0;
 };
@@ -36,6 +37,9 @@ constexpr WorkgroupPath kWorkgroupPaths[] = {
     {32, 1, 1, 1, 8},   // 11: as 3, bands of 8 tile rows
     {32, 1, 1, 1, 16},  // 12: as 3, bands of 16
     {32, 1, 1, 2, 8},   // 13: as 7, bands of 8
+    {32, 0, 1, 2, 16},  // 14: tensor layouts, tile x 2 tile, bands of 16: - / 324
+    {32, 0, 1, 2},      // 15: as 14, row by row: - / 322
+    {32, 0, 1, 1},      // 16: tensor layouts, tile x tile: 294 / -
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
@@ -47,9 +51,10 @@ PERFGATE_KERNEL(matmul_f16) {
   return half_gemm(KernelDef("matmul_f16"), ElementType::f16, from_half)
       .describe("C = A * B, A and B fp16, C float32 (f32 accumulation): tensor cores where present")
       // The H100 figure is --axis m=4096 --axis n=4096 --axis k=4096 (docs/performance.md; llvmpipe runs
-      // the fallback shader). The default point is the fastest there: staged=3 on 128 invocations, tile 128 (274-277 TFLOP/s against 175 for staged=1 on NV fragments,
-      // --axis staged=1 --axis wg=256, the default point before 2026-11-26). A device with NV fragments but
-      // not VK_NV_cooperative_matrix2 skips the default point, naming the extension.
+      // the fallback shader). The default point is the fastest there: staged=14 on 256 invocations, tile 128
+      // (324 TFLOP/s against 276 for staged=3 on 128 invocations, the default point before 2026-11-27, and 175
+      // for staged=1 on NV fragments). A device with NV fragments but not VK_NV_cooperative_matrix2 skips the
+      // default point, naming the extension.
       // How A and B reach the tensor cores: 0, every subgroup loads its fragments from global
       // memory; 1, a workgroup's tiles staged through one shared buffer, each element read from
       // global memory once per workgroup, the next step's loads in flight during this step's
@@ -59,8 +64,10 @@ PERFGATE_KERNEL(matmul_f16) {
       // staged through shared memory 32 (3) or 64 (4) deep; 5 and 6, the same through two shared
       // buffers (one barrier per step) 32 or 16 deep; 7 and 8 (one buffer 32 deep, two 16 deep),
       // tile x 2 tile; 9 and 10, 2 tile x tile; 11 to 13, 3 and 7 with the C tiles walked in bands
-      // of tile rows (kWorkgroupPaths).
-      .axis("staged", {3}, {Backend::vulkan})
+      // of tile rows; 14 to 16, A and B loaded straight from global memory through tensor layouts,
+      // tile x 2 tile in bands of 16 tile rows (14) or row by row (15), tile x tile (16)
+      // (kWorkgroupPaths, kernels/common/matmul_tensor_layout.glsl).
+      .axis("staged", {14}, {Backend::vulkan})
       .axis_limits("staged", 0, kLastWorkgroupPath)
       .valid([](const Params& p, Backend backend) {
         if (backend == Backend::cpu) return true;
@@ -88,6 +95,9 @@ PERFGATE_KERNEL(matmul_f16) {
             throw Error("matmul_f16: wg=" + std::to_string(wg) + " is over the device's " +
                         std::to_string(limits.matrix_workgroup_max_invocations) +
                         " invocations for workgroup-scope matrices");
+          if (w.buffers == 0)
+            return VulkanPlan{{tensor_layout_dispatch("matmul_f16/matmul_f16_tensor", "matmul_f16", p, wg, tm, tn,
+                                                      std::uint32_t(w.group))}};
           const std::int64_t shared = tensor_staged_shared_bytes(tm, tn, w.bk, w.buffers);
           if (shared > std::int64_t(limits.max_shared_memory_bytes))
             throw Error("matmul_f16: staged=" + std::to_string(p["staged"]) +

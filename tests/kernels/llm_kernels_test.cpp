@@ -295,20 +295,52 @@ TEST(KernelsVulkanPlan, MatmulF16WorkgroupPathsNameTheirShapes) {
   EXPECT_NO_THROW(k.vulkan_plan(point(3, 512, 512, 256), limits));
 }
 
-// matmul_bf16 is matmul_f16's staged=3 on bf16: the same specialization (wg, TM, TN, BK 32, one
-// buffer, row by row), and a workgroup over the device's workgroup-scope limit is refused.
-TEST(KernelsVulkanPlan, MatmulBf16IsTheWorkgroupPathOnBf16) {
+// The tensor-layout paths (staged 14 to 16): K and N go to the shader as specialization
+// constants (wg, TM, TN, BK 32, UNROLL, K, N, GROUP), the k loop unrolled as deep as divides k up
+// to 64 steps, and only tile multiples are valid.
+TEST(KernelsVulkanPlan, MatmulF16TensorLayoutPathsSpecializeKAndN) {
+  const DeviceLimits limits = workgroup_matrix_limits();
+  const KernelDef& k = kernel("matmul_f16");
+  auto point = [](std::int64_t staged, std::int64_t n, std::int64_t depth) {
+    return Params({{"m", 256}, {"n", n}, {"k", depth}, {"tile", 64}, {"wg", 256}, {"staged", staged}});
+  };
+  const struct {
+    std::int64_t staged, n, k;
+    std::vector<std::uint32_t> specialization;
+    std::array<std::uint32_t, 3> groups;
+  } paths[] = {{14, 256, 4096, {256, 64, 128, 32, 64, 4096, 256, 16}, {2, 4, 1}},
+               {15, 512, 2560, {256, 64, 128, 32, 16, 2560, 512, 0}, {4, 4, 1}},
+               {16, 256, 96, {256, 64, 64, 32, 1, 96, 256, 0}, {4, 4, 1}}};
+  for (const auto& path : paths) {
+    SCOPED_TRACE(path.staged);
+    const Params p = point(path.staged, path.n, path.k);
+    ASSERT_TRUE(k.is_valid(p, Backend::vulkan));
+    const Dispatch d = k.vulkan_plan(p, limits).dispatches.at(0);
+    EXPECT_EQ(d.shader, "matmul_f16/matmul_f16_tensor");
+    EXPECT_EQ(d.specialization, path.specialization);
+    EXPECT_EQ((std::array<std::uint32_t, 3>{d.groups[0], d.groups[1], d.groups[2]}), path.groups);
+  }
+  EXPECT_FALSE(k.is_valid(point(14, 192, 256), Backend::vulkan));  // n: 64 x 128 tiles
+  EXPECT_FALSE(k.is_valid(point(16, 256, 48), Backend::vulkan));   // k: steps of 32
+}
+
+// matmul_bf16 is matmul_f16's staged=14 on bf16: the same specialization (tile x 2 tile, bands
+// of 16 tile rows), and a workgroup over the device's workgroup-scope limit is refused.
+TEST(KernelsVulkanPlan, MatmulBf16IsTheTensorLayoutPathOnBf16) {
   const DeviceLimits limits = workgroup_matrix_limits();
   const KernelDef& k = kernel("matmul_bf16");
   auto point = [](std::int64_t tile, std::int64_t wg) {
     return Params({{"m", 256}, {"n", 512}, {"k", 256}, {"tile", tile}, {"wg", wg}});
   };
-  const Dispatch d = k.vulkan_plan(point(64, 128), limits).dispatches.at(0);
-  EXPECT_EQ(d.shader, "matmul_bf16/matmul_bf16_workgroup");
-  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{128, 64, 64, 32, 1, 0}));
+  const Dispatch d = k.vulkan_plan(point(64, 256), limits).dispatches.at(0);
+  EXPECT_EQ(d.shader, "matmul_bf16/matmul_bf16_tensor");
+  EXPECT_EQ(d.specialization, (std::vector<std::uint32_t>{256, 64, 128, 32, 8, 256, 512, 16}));
   EXPECT_EQ((std::array<std::uint32_t, 3>{d.groups[0], d.groups[1], d.groups[2]}),
-            (std::array<std::uint32_t, 3>{8, 4, 1}));
+            (std::array<std::uint32_t, 3>{4, 4, 1}));
+  const Params f16 = Params({{"m", 256}, {"n", 512}, {"k", 256}, {"tile", 64}, {"wg", 256}, {"staged", 14}});
+  EXPECT_EQ(kernel("matmul_f16").vulkan_plan(f16, limits).dispatches.at(0).specialization, d.specialization);
   EXPECT_FALSE(k.is_valid(Params({{"m", 256}, {"n", 256}, {"k", 48}, {"tile", 64}, {"wg", 128}}), Backend::vulkan));
+  EXPECT_FALSE(k.is_valid(Params({{"m", 256}, {"n", 192}, {"k", 64}, {"tile", 64}, {"wg", 128}}), Backend::vulkan));
   EXPECT_THROW(k.vulkan_plan(point(128, 512), limits), Error);
 }
 

@@ -147,7 +147,7 @@ TEST(VulkanShaderInterface, MatrixReductionsNameTheExtensionTheyNeed) {
 // The bf16 matmul declares bfloat16's capabilities (newer than this SPIRV-Cross too): a device
 // without VK_KHR_shader_bfloat16 is told that, and nothing else.
 TEST(VulkanShaderInterface, Bfloat16ShadersNameTheExtensionTheyNeed) {
-  const std::string name = "matmul_bf16/matmul_bf16_workgroup";
+  const std::string name = "matmul_bf16/matmul_bf16_tensor";
   if (find_shader(name).empty()) {
     EXPECT_NE(left_out_shader_reason(name).find("GL_EXT_bfloat16"), std::string::npos);
     GTEST_SKIP() << name << " is not in this build: " << left_out_shader_reason(name);
