@@ -51,8 +51,8 @@ inline Dispatch tensor_layout_dispatch(std::string shader, std::string stage, co
 }
 
 // Sets `def`'s default points (a small product per backend, on a 128 x 256 tile of 256
-// invocations on Vulkan, the tensor-layout path's fastest on the H100), buffers ("a", "b" of `input` elements; "c" f32), cost, CPU kernel and
-// check.
+// invocations on Vulkan, the tensor-layout path's fastest on the H100), buffers ("a", "b" of
+// `input` elements; "c" f32), cost, CPU kernel and check.
 inline KernelDef half_gemm(KernelDef def, ElementType input, float (*widen_one)(std::uint16_t)) {
   const auto widen = [widen_one](std::span<const std::uint16_t> values) {
     std::vector<float> out(values.size());

@@ -1,20 +1,20 @@
-// A half-precision GEMM on tensor cores at workgroup scope (VK_NV_cooperative_matrix2) with A and
-// B staged through shared memory by the shader itself, included by matmul_f16_workgroup.comp
-// (ELEMENT float16_t; matmul_f16's staged 3 to 13), which enables its type's extensions first.
-// The tensor-layout path (matmul_tensor_layout.glsl) is faster on the H100. A TM x TN tile of C per workgroup is one
-// workgroup-scope accumulator, and the driver divides the product among the subgroups. Per step of BK the workgroup copies a TM x BK block of A and a BK x TN block of
-// B into shared memory with 16-byte loads (each element read from global memory once per
-// workgroup; the next step's loads in registers during this step's multiply-adds, as in
+// A half-precision GEMM on tensor cores at workgroup scope (VK_NV_cooperative_matrix2) with A and B
+// staged through shared memory by the shader itself, included by matmul_f16_workgroup.comp (ELEMENT
+// float16_t; matmul_f16's staged 3 to 13), which enables its type's extensions first. The
+// tensor-layout path (matmul_tensor_layout.glsl) is faster on the H100. A TM x TN tile of C per
+// workgroup is one workgroup-scope accumulator, and the driver divides the product among the
+// subgroups. Per step of BK the workgroup copies a TM x BK block of A and a BK x TN block of B into
+// shared memory with 16-byte loads (each element read from global memory once per workgroup; the
+// next step's loads in registers during this step's multiply-adds, as in
 // matmul_f16_coopmat_staged.comp) and loads them as one workgroup-scope A and B. With one shared
 // buffer (BUFFERS 1) a step waits at two barriers: before overwriting the blocks the last step
 // read, and before reading the new ones. With two (BUFFERS 2) the next step's blocks go into the
-// other buffer after this step's multiply-adds, and one barrier per step separates them. Loading
-// the blocks straight from global memory through tensor layouts ran at 77 TFLOP/s on the H100
-// (docs/performance.md). Shared memory holds uvec4s (8 elements), rows padded by one; coopMatLoad
-// counts offset and stride in uvec4s. Sizes are multiples of TM (M), TN (N) and BK (K): the plan
-// checks. With GROUP > 0 the workgroups walk the C tiles in bands of GROUP tile rows, column by
-// column within a band (rather than row by row), so that the workgroups resident at one time
-// share fewer, more reused A row blocks and B column blocks in L2.
+// other buffer after this step's multiply-adds, and one barrier per step separates them. Shared
+// memory holds uvec4s (8 elements), rows padded by one; coopMatLoad counts offset and stride in
+// uvec4s. Sizes are multiples of TM (M), TN (N) and BK (K): the plan checks. With GROUP > 0 the
+// workgroups walk the C tiles in bands of GROUP tile rows, column by column within a band (rather
+// than row by row), so that the workgroups resident at one time share fewer, more reused A row
+// blocks and B column blocks in L2.
 #include "kernels/common/tile_bands.glsl"
 
 layout(local_size_x_id = 0) in;
