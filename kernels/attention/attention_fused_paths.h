@@ -24,11 +24,16 @@ struct FusedShape {
 // one), and the shader: workgroup-scope matrices (attention_fused_workgroup.comp), or 16 rows per
 // subgroup with the softmax in registers (per_subgroup, attention_fused_rows.comp: rows is half
 // the invocations, lazy, packed and buffers do not apply), which with f16kv reads K and V from
-// kv16, rounded to f16 by a pre-pass (attention_kv_f16.comp). `path` 1 to 24 picks one; 0 is the
-// subgroup NV-fragment or f32 shader (attention.cpp). Latency at seq 4096, 32 heads, head dim
-// 128 on the H100 (docs/performance.md) in the comments.
+// kv16, rounded to f16 by a pre-pass (attention_kv_f16.comp); or (tensor) workgroup-scope
+// matrices with Q, K and V loaded through tensor layouts, no staging of ours
+// (attention_fused_tensor.comp: lazy, packed and buffers do not apply), K and V from kv16 (with
+// f16kv) or from qkv as f32, converted in registers, `unroll` blocks of keys per iteration.
+// `path` 1 to kLastFusedPath picks one; 0 is the subgroup NV-fragment or f32 shader
+// (attention.cpp). Latency at seq 4096, 32 heads, head dim 128 on the H100 (docs/performance.md)
+// in the comments.
 struct FusedWorkgroupPath {
-  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1, per_subgroup = 0, f16kv = 0;
+  std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1, per_subgroup = 0, f16kv = 0, tensor = 0;
+  std::uint32_t unroll = 1;
 };
 inline constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},               // 1: 5.67 ms
@@ -55,6 +60,23 @@ inline constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {128, 64, 256, 0, 0, 1, 1, 1},  // 22: 1.20 ms (the pre-pass 70 µs of it), the fastest: the default
     {64, 32, 128, 0, 0, 1, 1, 1},   // 23: 1.37 ms
     {64, 64, 128, 0, 0, 1, 1, 1},   // 24: 1.77 ms
+    // Through tensor layouts (2026-11-27), the pre-pass included; none reaches path 22:
+    {128, 64, 256, 0, 0, 1, 0, 1, 1, 1},  // 25: 4.19 ms
+    {128, 64, 256, 0, 0, 1, 0, 1, 1, 2},  // 26: 3.96 ms
+    {128, 64, 256, 0, 0, 1, 0, 1, 1, 4},  // 27: 3.12 ms
+    {128, 64, 256, 0, 0, 1, 0, 1, 1, 8},  // 28: 3.29 ms
+    {128, 32, 256, 0, 0, 1, 0, 1, 1, 4},  // 29: 3.55 ms
+    {128, 32, 256, 0, 0, 1, 0, 1, 1, 8},  // 30: 3.48 ms
+    {64, 64, 128, 0, 0, 1, 0, 1, 1, 4},   // 31: 1.87 ms, the fastest of them
+    {128, 64, 256, 0, 0, 1, 0, 0, 1, 4},  // 32: 3.58 ms (K and V as f32, no pre-pass)
+    {64, 32, 128, 0, 0, 1, 0, 1, 1, 8},   // 33: 2.24 ms
+    {64, 64, 128, 0, 0, 1, 0, 1, 1, 8},   // 34: 1.93 ms
+    {64, 64, 256, 0, 0, 1, 0, 1, 1, 4},   // 35: 2.18 ms
+    {64, 32, 256, 0, 0, 1, 0, 1, 1, 8},   // 36: 3.34 ms
+    {32, 64, 128, 0, 0, 1, 0, 1, 1, 4},   // 37: 2.31 ms
+    {64, 64, 128, 0, 0, 1, 0, 1, 1, 16},  // 38: 2.65 ms
+    {64, 32, 128, 0, 0, 1, 0, 1, 1, 16},  // 39: 2.37 ms
+    {32, 64, 64, 0, 0, 1, 0, 1, 1, 4},    // 40: 2.98 ms
 };
 inline constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
 inline VulkanPlan fused_matrix2_plan(const FusedShape& s, bool causal, std::int64_t path,
@@ -68,13 +90,14 @@ inline VulkanPlan fused_matrix2_plan(const FusedShape& s, bool causal, std::int6
                 " invocations, over the device's " + std::to_string(l.matrix_workgroup_max_invocations) +
                 " for workgroup-scope matrices");
   // Q's rows, or the buffers of a block of K and one of V, as padded f16 rows (16 bytes per 8
-  // halves, plus one).
-  const std::int64_t shared = 16 * (s.hd / 8 + 1) * std::max<std::int64_t>(w.rows, 2 * w.kb * w.buffers);
+  // halves, plus one); the tensor-layout shader stages nothing of its own.
+  const std::int64_t shared =
+      w.tensor ? 0 : 16 * (s.hd / 8 + 1) * std::max<std::int64_t>(w.rows, 2 * w.kb * w.buffers);
   if (shared > std::int64_t(l.max_shared_memory_bytes))
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(shared) +
                 " bytes of shared memory");
   const std::array<std::uint32_t, 3> groups{u32((s.seq + w.rows - 1) / w.rows), u32(s.heads), 1};
-  if (!w.per_subgroup)
+  if (!w.per_subgroup && !w.tensor)
     return {{{"attention/attention_fused_workgroup",
               {"qkv", "attn"},
               {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, w.lazy, w.packed, w.buffers},
@@ -92,6 +115,18 @@ inline VulkanPlan fused_matrix2_plan(const FusedShape& s, bool causal, std::int6
                                {u32(s.seq), u32(s.d)},
                                {u32(x), u32((workgroups + x - 1) / x), 1},
                                "kv_f16"});
+  }
+  if (w.tensor) {
+    // Layouts that check their bounds only where a block of rows or keys passes seq.
+    const std::uint32_t clamp = s.seq % w.rows != 0 || s.seq % w.kb != 0 ? 1 : 0;
+    plan.dispatches.push_back({"attention/attention_fused_tensor",
+                               {"qkv", "attn", "kv16"},
+                               {w.wg, u32(s.hd), causal ? 1u : 0u, w.rows, w.kb, u32(s.seq), u32(s.d), clamp,
+                                w.f16kv ? 0u : 1u, w.unroll},
+                               std::move(push),
+                               groups,
+                               "fused"});
+    return plan;
   }
   plan.dispatches.push_back({"attention/attention_fused_rows",
                              {"qkv", "attn", "kv16"},

@@ -449,7 +449,23 @@ TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
   EXPECT_EQ(with_f16kv.dispatches[0].groups[0] * 256u, 4096u * 4096u / 4);  // 8 halves an invocation
   EXPECT_EQ(with_f16kv.dispatches[1].specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 1}));
   EXPECT_EQ(rows.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
+  // Through tensor layouts: seq and d as constants, bounds checked only where a block passes seq,
+  // K and V from the pre-pass (27) or as f32 from qkv (32, no pre-pass), blocks of keys unrolled.
+  const VulkanPlan tensor = k.vulkan_plan(point(27), limits);
+  ASSERT_EQ(tensor.dispatches.size(), 2u);
+  EXPECT_EQ(tensor.dispatches[0].shader, "attention/attention_kv_f16");
+  EXPECT_EQ(tensor.dispatches[1].shader, "attention/attention_fused_tensor");
+  EXPECT_EQ(tensor.dispatches[1].specialization,
+            (std::vector<std::uint32_t>{256, 128, 1, 128, 64, 4096, 4096, 0, 0, 4}));
+  const VulkanPlan kv32 =
+      k.vulkan_plan(Params({{"seq", 4000}, {"dmodel", 4096}, {"heads", 32}, {"causal", 0}, {"path", 32}}), limits);
+  ASSERT_EQ(kv32.dispatches.size(), 1u);
+  EXPECT_EQ(kv32.dispatches[0].specialization,
+            (std::vector<std::uint32_t>{256, 128, 0, 128, 64, 4000, 4096, 1, 1, 4}));
+  EXPECT_EQ(kv32.dispatches[0].groups, (std::array<std::uint32_t, 3>{32, 32, 1}));  // 4000 rows in 32 of 128
   limits.matrix_workgroup_max_invocations = 128;
+  EXPECT_THROW(k.vulkan_plan(point(27), limits), Error);
+  EXPECT_NO_THROW(k.vulkan_plan(point(31), limits));  // 64 rows on 128 invocations
   EXPECT_THROW(k.vulkan_plan(point(7), limits), Error);
   EXPECT_NO_THROW(k.vulkan_plan(point(17), limits));  // subgroup-scope matrices: no such limit
   limits.cooperative_matrix_workgroup = false;
