@@ -2,12 +2,16 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "perfgate/error.h"
 
@@ -30,6 +34,19 @@ class SpawnActions {
 
 }  // namespace
 
+std::string parent_pid_entry() { return std::string(kParentPidVariable) + "=" + std::to_string(::getpid()); }
+
+void end_with_parent() {
+  const char* parent = std::getenv(kParentPidVariable);
+  if (!parent) return;
+  const long pid = std::strtol(parent, nullptr, 10);
+  ::unsetenv(kParentPidVariable);  // a grandchild names its own parent
+  // SIGTERM when the thread that started us ends: run_self's caller waits for us, so that is
+  // when the parent process ends. Checked after setting it, so that no moment escapes both.
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != pid) ::raise(SIGTERM);
+}
+
 ChildResult run_self(const std::vector<std::string>& arguments, bool capture_stdout) {
   std::error_code ec;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
@@ -38,6 +55,12 @@ ChildResult run_self(const std::vector<std::string>& arguments, bool capture_std
   argv.push_back(const_cast<char*>("perfgate"));
   for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  const std::string parent = parent_pid_entry();
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e)
+    if (!std::string_view(*e).starts_with(std::string(kParentPidVariable) + "=")) envp.push_back(*e);
+  envp.push_back(const_cast<char*>(parent.c_str()));
+  envp.push_back(nullptr);
 
   int pipe_fds[2] = {-1, -1};
   SpawnActions actions;
@@ -51,7 +74,7 @@ ChildResult run_self(const std::vector<std::string>& arguments, bool capture_std
   // /proc/self/exe, not the path it names: a rebuild that replaced the file while this process
   // runs (ninja during a long `baseline propose`) leaves that path "(deleted)", but the link
   // still runs the image this process is.
-  const int spawned = ::posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), environ);
+  const int spawned = ::posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), envp.data());
   if (capture_stdout) ::close(pipe_fds[1]);
   if (spawned != 0) {
     if (capture_stdout) ::close(pipe_fds[0]);

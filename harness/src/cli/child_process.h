@@ -17,4 +17,14 @@ struct ChildResult {
 // returned when `capture_stdout`, else discarded. Throws Error when it cannot be started.
 ChildResult run_self(const std::vector<std::string>& arguments, bool capture_stdout);
 
+// The variable naming the parent a child perfgate ends with, and that entry of an environment.
+inline constexpr const char* kParentPidVariable = "PERFGATE_PARENT_PID";
+std::string parent_pid_entry();
+
+// Called first by every perfgate command: where this process is a child perfgate started (its
+// environment names the parent), it ends when that parent does, or at once if it already has.
+// A parent killed alone (timeout(1), a cancelled CI step) would otherwise leave its child
+// measuring, and holding the device lock, for the rest of its run.
+void end_with_parent();
+
 }  // namespace perfgate

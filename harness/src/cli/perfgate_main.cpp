@@ -1,5 +1,6 @@
 #include <filesystem>
 
+#include "cli/child_process.h"
 #include "cli/commands.h"
 #include "core/sysinfo.h"
 #include "perfgate/error.h"
@@ -22,6 +23,7 @@ int perfgate_main(int argc, char** argv, const char* project_dir) {
 }
 
 int perfgate_main(int argc, char** argv, const Project& project) {
+  end_with_parent();
   set_peak_kernels_in_suite(project.peak_kernels_in_suite);
   set_build_identity({project.compiler ? project.compiler : "", project.build_type ? project.build_type : "",
                       project.build_flags ? project.build_flags : ""});

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cli/child_process.h"
 #include "perfgate/error.h"
 
 extern char** environ;
@@ -27,6 +28,8 @@ ServeProcess::ServeProcess(const std::string& executable, const std::vector<std:
   for (char** e = environ; *e; ++e) envp.push_back(*e);
   for (const auto& d : defaults)
     if (!std::getenv(d.substr(0, d.find('=')).c_str())) envp.push_back(const_cast<char*>(d.c_str()));
+  const std::string parent = parent_pid_entry();  // a side ends with this check (end_with_parent)
+  envp.push_back(const_cast<char*>(parent.c_str()));
   envp.push_back(nullptr);
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0) throw Error(std::string("pipe failed: ") + std::strerror(errno));
