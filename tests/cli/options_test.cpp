@@ -1,6 +1,7 @@
 // The selection options every measuring command shares, parsed by the real command line.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <string>
@@ -58,6 +59,25 @@ TEST(CliOptions, AKernelGlobSelectsEveryKernelItMatches) {
   const Listed none = list_ctest({"--kernel", "copy", "--kernel", "nosuch*"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.errors.find("--kernel 'nosuch*' matches no kernel"), std::string::npos) << none.errors;
+}
+
+// The approved baselines folder is the project's unless PERFGATE_BASELINES_DIR names another
+// (an empty value is unset).
+TEST(CliOptions, BaselinesFolderFollowsTheEnvironment) {
+  Context context;
+  context.project_dir = "/project";
+  const char* saved = std::getenv("PERFGATE_BASELINES_DIR");
+  const std::string kept = saved ? saved : "";
+  ::unsetenv("PERFGATE_BASELINES_DIR");
+  EXPECT_EQ(context.baselines_dir(), "/project/baselines");
+  ::setenv("PERFGATE_BASELINES_DIR", "", 1);
+  EXPECT_EQ(context.baselines_dir(), "/project/baselines");
+  ::setenv("PERFGATE_BASELINES_DIR", "/ci/approved", 1);
+  EXPECT_EQ(context.baselines_dir(), "/ci/approved");
+  if (saved)
+    ::setenv("PERFGATE_BASELINES_DIR", kept.c_str(), 1);
+  else
+    ::unsetenv("PERFGATE_BASELINES_DIR");
 }
 
 }  // namespace

@@ -23,7 +23,9 @@ struct Context {
   std::string binary_name = "perfgate";
   // This command as it was typed (argv[0]: "build/perfgate"), for commands printed to be pasted.
   std::string program = "perfgate";
-  std::string baselines_dir() const { return project_dir + "/baselines"; }
+  // $PERFGATE_BASELINES_DIR where set (a CI job keeping its approved baselines elsewhere, a test
+  // with an empty folder), else the project's baselines/.
+  std::string baselines_dir() const;
   std::string thresholds_dir() const;
 };
 

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <filesystem>
 
 #include "cli/child_process.h"
@@ -8,6 +9,11 @@
 #include "perfgate/registry.h"
 
 namespace perfgate {
+
+std::string Context::baselines_dir() const {
+  if (const char* dir = std::getenv("PERFGATE_BASELINES_DIR"); dir && *dir) return dir;
+  return project_dir + "/baselines";
+}
 
 std::string Context::thresholds_dir() const {
   const std::string own = project_dir + "/thresholds";
