@@ -19,7 +19,7 @@
 //   of S's shape whose elements in a row hold the row's value (rows of L reduced once, at the end);
 //   O = O * correction (spread to O's shape by a reduction that keeps a row's value) + P V, P in f16.
 // SEQ and D are specialization constants, so the layouts' strides and the loop's trip count are
-// known when the pipeline is built. CLAMP is 1 where SEQ is not a multiple of ROWS and KB: the
+// known when the pipeline is built. CLAMP is 1 where SEQ is not a multiple of ROWS or of KB: the
 // layouts then read zeros past SEQ (masked); otherwise they do not check. attn = O / rowsum(L)
 // is stored through a layout that drops rows past SEQ. UNROLL blocks of keys per iteration let
 // the driver issue a later block's loads early. On the H100 at seq 4096 (paths 25 to 40) the best
