@@ -33,7 +33,7 @@ struct FusedShape {
 // in the comments.
 struct FusedWorkgroupPath {
   std::uint32_t rows, kb, wg, lazy, packed = 0, buffers = 1, per_subgroup = 0, f16kv = 0, tensor = 0;
-  std::uint32_t unroll = 1, lean = 0;
+  std::uint32_t unroll = 1;
 };
 inline constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0},               // 1: 5.67 ms
@@ -77,16 +77,6 @@ inline constexpr FusedWorkgroupPath kFusedWorkgroupPaths[] = {
     {64, 64, 128, 0, 0, 1, 0, 1, 1, 16},  // 38: 2.65 ms
     {64, 32, 128, 0, 0, 1, 0, 1, 1, 16},  // 39: 2.37 ms
     {32, 64, 64, 0, 0, 1, 0, 1, 1, 4},    // 40: 2.98 ms
-    // 16 rows per subgroup, lean (registers for more workgroups per multiprocessor): 1 the next
-    // block not held in registers, 2 Q read from shared memory per block instead:
-    {128, 64, 256, 0, 0, 1, 1, 1, 0, 1, 1},  // 41: 1.34 ms
-    {128, 32, 256, 0, 0, 1, 1, 1, 0, 1, 1},  // 42: 1.68 ms
-    {64, 32, 128, 0, 0, 1, 1, 1, 0, 1, 1},   // 43: 1.55 ms (path 23, the same unlean: 1.38)
-    {64, 64, 128, 0, 0, 1, 1, 1, 0, 1, 1},   // 44: 1.87 ms
-    {64, 32, 128, 0, 0, 1, 1, 1, 0, 1, 3},   // 45: 2.34 ms
-    {64, 16, 128, 0, 0, 1, 1, 1, 0, 1, 3},   // 46: 3.36 ms
-    {128, 16, 256, 0, 0, 1, 1, 1, 0, 1, 3},  // 47: 2.60 ms
-    {128, 16, 256, 0, 0, 1, 1, 1, 0, 1, 2},  // 48: 1.82 ms
 };
 inline constexpr std::int64_t kLastFusedPath = std::size(kFusedWorkgroupPaths);
 inline VulkanPlan fused_matrix2_plan(const FusedShape& s, bool causal, std::int64_t path,
@@ -101,9 +91,8 @@ inline VulkanPlan fused_matrix2_plan(const FusedShape& s, bool causal, std::int6
                 " for workgroup-scope matrices");
   // Q's rows, or the buffers of a block of K and one of V, as padded f16 rows (16 bytes per 8
   // halves, plus one); the tensor-layout shader stages nothing of its own.
-  const std::int64_t staged =
-      w.lean & 2 ? w.rows + 2 * w.kb : std::max<std::int64_t>(w.rows, 2 * w.kb * w.buffers);
-  const std::int64_t shared = w.tensor ? 0 : 16 * (s.hd / 8 + 1) * staged;
+  const std::int64_t shared =
+      w.tensor ? 0 : 16 * (s.hd / 8 + 1) * std::max<std::int64_t>(w.rows, 2 * w.kb * w.buffers);
   if (shared > std::int64_t(l.max_shared_memory_bytes))
     throw Error("attention_fused: path=" + std::to_string(path) + " needs " + std::to_string(shared) +
                 " bytes of shared memory");
@@ -141,7 +130,7 @@ inline VulkanPlan fused_matrix2_plan(const FusedShape& s, bool causal, std::int6
   }
   plan.dispatches.push_back({"attention/attention_fused_rows",
                              {"qkv", "attn", "kv16"},
-                             {w.wg, u32(s.hd), causal ? 1u : 0u, w.kb, w.f16kv, w.lean},
+                             {w.wg, u32(s.hd), causal ? 1u : 0u, w.kb, w.f16kv},
                              std::move(push),
                              groups,
                              "fused"});

@@ -31,7 +31,6 @@ layout(constant_id = 1) const uint HD = 128;
 layout(constant_id = 2) const uint CAUSAL = 0;
 layout(constant_id = 3) const uint KB = 32;  // keys per block
 layout(constant_id = 4) const uint F16KV = 0;  // 1: K and V read from kv
-layout(constant_id = 5) const uint LEAN = 0;   // 1: no next block in registers; 2: Q read from shared per block
 const uint WG = gl_WorkGroupSize.x;
 const uint ROWS = WG / 2;                    // 16 per subgroup of 32
 const uint HF = HD / 16;                     // fragments across the head dimension
@@ -40,7 +39,6 @@ const uint HD8 = HD / 8;                     // 8-float units per head row
 const uint LDH = HD8 + 1;                    // uvec4s per staged row of Q, K and V
 const uint UNITS = KB * HD8;                 // of K (and of V) per block
 const uint PER = (UNITS + WG - 1) / WG;      // of those per invocation
-const uint KV_AT = (LEAN & 2) != 0 ? ROWS * LDH : 0;  // K, then V (at V_AT), past Q where Q stays
 const uint V_AT = KB * LDH;
 const float NEG_INF = -1.0 / 0.0;
 const float NO_MAX = -1.0e30;  // the running maximum before any key: finite, so M_old - M is 0, not NaN
@@ -53,8 +51,8 @@ layout(std430, binding = 0) readonly buffer Qkv { vec4 qkv[]; };
 layout(std430, binding = 1) writeonly buffer Attn { float attn[]; };
 layout(std430, binding = 2) readonly buffer Kv { uvec4 kv[]; };  // K then V per token, f16
 
-// Q before the loop, then K and V; with LEAN & 2 Q throughout and K and V after it.
-shared uvec4 H[(LEAN & 2) != 0 ? (ROWS + 2 * KB) * LDH : ROWS > 2 * KB ? ROWS * LDH : 2 * KB * LDH];
+// Q before the loop, then K and V.
+shared uvec4 H[ROWS > 2 * KB ? ROWS * LDH : 2 * KB * LDH];
 
 vec4 k_next[2 * PER], v_next[2 * PER];  // the next block, 8 floats a unit
 uvec4 k_half[PER], v_half[PER];          // or (F16KV) 8 halves a unit
@@ -84,7 +82,7 @@ void store_block() {
   [[unroll]] for (uint t = 0; t < PER; ++t) {
     const uint u = gl_LocalInvocationID.x + t * WG;
     if (UNITS % WG == 0 || u < UNITS) {
-      const uint at = KV_AT + (u / HD8) * LDH + u % HD8;
+      const uint at = (u / HD8) * LDH + u % HD8;
       H[at] = F16KV != 0 ? k_half[t] : pack8(k_next[2 * t], k_next[2 * t + 1]);
       H[V_AT + at] = F16KV != 0 ? v_half[t] : pack8(v_next[2 * t], v_next[2 * t + 1]);
     }
@@ -111,13 +109,11 @@ void main() {
     const uint r = u / HD8, e = 2 * (u % HD8), at = (q0 + r) * row_vec4s + q_at + e;
     H[r * LDH + u % HD8] = q0 + r < seq ? pack8(qkv[at] * q_scale, qkv[at + 1] * q_scale) : uvec4(0);
   }
-  if ((LEAN & 1) == 0) load_block(0, k_at, v_at, row_vec4s);
+  load_block(0, k_at, v_at, row_vec4s);
   barrier();
   coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> q[HF];
-  if ((LEAN & 2) == 0) {
-    [[unroll]] for (uint i = 0; i < HF; ++i)
-      coopMatLoad(q[i], H, wrow * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutRowMajor);
-  }
+  [[unroll]] for (uint i = 0; i < HF; ++i)
+    coopMatLoad(q[i], H, wrow * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutRowMajor);
 
   coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> o[HF];
   [[unroll]] for (uint i = 0; i < HF; ++i) o[i] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
@@ -128,33 +124,18 @@ void main() {
   const uint keys = CAUSAL != 0 ? min(seq, q0 + ROWS) : seq;
   for (uint k0 = 0; k0 < keys; k0 += KB) {
     barrier();  // Q (first block) or the previous block's K and V are read
-    if ((LEAN & 1) != 0) load_block(k0, k_at, v_at, row_vec4s);  // other workgroups hide its latency
     store_block();
     barrier();
-    if ((LEAN & 1) == 0 && k0 + KB < keys) load_block(k0 + KB, k_at, v_at, row_vec4s);
+    if (k0 + KB < keys) load_block(k0 + KB, k_at, v_at, row_vec4s);
     if (CAUSAL != 0 && k0 > row0 + 15) continue;  // every key after every row here
 
     coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> s[KF];
-    if ((LEAN & 2) != 0) {  // each fragment of Q read once per block, for every fragment of keys
-      [[unroll]] for (uint j = 0; j < KF; ++j) s[j] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
-      [[unroll]] for (uint i = 0; i < HF; ++i) {
-        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> qi;
-        coopMatLoad(qi, H, wrow * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutRowMajor);
-        [[unroll]] for (uint j = 0; j < KF; ++j) {
-          coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> kt;
-          coopMatLoad(kt, H, KV_AT + 16 * j * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutColumnMajor);
-          s[j] = coopMatMulAdd(qi, kt, s[j]);
-        }
-      }
-    }
     [[unroll]] for (uint j = 0; j < KF; ++j) {
-      if ((LEAN & 2) == 0) {
-        s[j] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
-        [[unroll]] for (uint i = 0; i < HF; ++i) {
-          coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> kt;  // K^T: K's rows as columns
-          coopMatLoad(kt, H, 16 * j * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutColumnMajor);
-          s[j] = coopMatMulAdd(q[i], kt, s[j]);
-        }
+      s[j] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+      [[unroll]] for (uint i = 0; i < HF; ++i) {
+        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> kt;  // K^T: K's rows as columns
+        coopMatLoad(kt, H, 16 * j * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutColumnMajor);
+        s[j] = coopMatMulAdd(q[i], kt, s[j]);
       }
       if (k0 + 16 * j + 16 > seq || (CAUSAL != 0 && k0 + 16 * j + 15 > row0))
         coopMatPerElementNV(s[j], s[j], mask, row0, k0 + 16 * j);
@@ -180,7 +161,7 @@ void main() {
           coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>(s[j]);
       [[unroll]] for (uint i = 0; i < HF; ++i) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> v;
-        coopMatLoad(v, H, KV_AT + V_AT + 16 * j * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutRowMajor);
+        coopMatLoad(v, H, V_AT + 16 * j * LDH + 2 * i, LDH, gl_CooperativeMatrixLayoutRowMajor);
         o[i] = coopMatMulAdd(p, v, o[i]);
       }
     }

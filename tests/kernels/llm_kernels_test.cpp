@@ -442,12 +442,12 @@ TEST(KernelsVulkanPlan, FusedAttentionWorkgroupPathsNameTheirShapes) {
             (std::vector<std::uint32_t>{128, 128, 1, 64, 32, 0, 0, 1}));
   const Dispatch rows = k.vulkan_plan(point(17), limits).dispatches[0];
   EXPECT_EQ(rows.shader, "attention/attention_fused_rows");
-  EXPECT_EQ(rows.specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 0, 0}));
+  EXPECT_EQ(rows.specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 0}));
   const VulkanPlan with_f16kv = k.vulkan_plan(point(21), limits);  // K and V rounded by a pre-pass
   ASSERT_EQ(with_f16kv.dispatches.size(), 2u);
   EXPECT_EQ(with_f16kv.dispatches[0].shader, "attention/attention_kv_f16");
   EXPECT_EQ(with_f16kv.dispatches[0].groups[0] * 256u, 4096u * 4096u / 4);  // 8 halves an invocation
-  EXPECT_EQ(with_f16kv.dispatches[1].specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 1, 0}));
+  EXPECT_EQ(with_f16kv.dispatches[1].specialization, (std::vector<std::uint32_t>{256, 128, 1, 32, 1}));
   EXPECT_EQ(rows.groups, (std::array<std::uint32_t, 3>{32, 32, 1}));
   // Through tensor layouts: seq and d as constants, bounds checked only where a block passes seq,
   // K and V from the pre-pass (27) or as f32 from qkv (32, no pre-pass), blocks of keys unrolled.
