@@ -7,7 +7,8 @@
 #   processes, also through
 #   `ctest -L perf -R '^CASE$'` in the slowed build with PERFGATE_BASE in the environment;
 # - against a stored baseline of this build the slowed build regresses, confirmed by a fresh
-#   process;
+#   process (or, on a machine loaded far past the baseline's runs, is too busy to judge: never a
+#   pass);
 # - a base that predates A/B mode skips (77) saying so; a base path with no binary is an error.
 # Skips (77) when there is no compiler to build the slowed copy with.
 set -euo pipefail
@@ -76,10 +77,23 @@ expect 0 "100% tests passed" "ctest, head equal to base" -- \
   "$case_id" > /dev/null
 "$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "stored-baseline half" --yes \
   --baselines "$tmp/baselines" > /dev/null
-expect 1 "confirmed by 1 fresh process" "stored baseline, 2x slower head" -- \
-  "$slowed" check "$case_id" --baselines "$tmp/baselines" "${opts[@]}"
+# Where this check's threads wait for cores far more than the baseline's runs did (ctest beside a
+# parallel build), the gate answers too busy to judge, never pass: that answer is allowed here.
+set +e
+out=$("$slowed" check "$case_id" --baselines "$tmp/baselines" "${opts[@]}" 2>&1)
+rc=$?
+set -e
+echo "$out"
+if [ "$rc" -eq 1 ] && grep -q "confirmed by 1 fresh process" <<<"$out"; then
+  stored="regressed"
+elif [ "$rc" -eq 0 ] && grep -q "^${case_id}: inconclusive" <<<"$out" && grep -q "too busy to judge" <<<"$out"; then
+  stored="too busy to judge (the machine was loaded)"
+else
+  echo "FAIL: stored baseline, 2x slower head: exit $rc (expected 1, confirmed by 1 fresh process, or too busy to judge)" >&2
+  exit 1
+fi
 
 # A base that cannot serve the case skips, saying why; a base path without a binary is an error.
 expect 77 "predates A/B" "base without A/B mode" -- "$PERFGATE" check "$case_id" --base /bin/true "${opts[@]}"
 expect 2 "no perfgate executable" "missing base" -- "$PERFGATE" check "$case_id" --base "$tmp/nowhere" "${opts[@]}"
-echo "OK: A/A passed, 2x slower head regressed (directly, through ctest, and against a stored baseline)"
+echo "OK: A/A passed, 2x slower head regressed (directly and through ctest); against a stored baseline: $stored"
