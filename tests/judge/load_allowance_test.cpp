@@ -42,22 +42,22 @@ void add_rounds(CaseResult& r, double ratio, double machine_sigma, double own_si
   }
 }
 
-BaselineCase baseline(std::uint64_t seed) {
+// `own_sigma`: each side's jitter in the baseline's rounds.
+BaselineCase baseline(std::uint64_t seed, double own_sigma = 0.005, int rounds = 60) {
   BaselineCase b;
   b.id = "copy/cpu/n=1048576";
-  CaseResult runs;
   for (int run = 0; run < 5; ++run) {
     CaseResult one;
-    add_rounds(one, 1.0, 0.01, 0.005, seed * 10 + run);
+    add_rounds(one, 1.0, 0.01, own_sigma, seed * 10 + run, rounds);
     for (const auto& [name, m] : one.metrics) b.runs[name].push_back(m.samples);
   }
   return b;
 }
 
-CaseResult check(double ratio, double machine_sigma, double own_sigma, std::uint64_t seed) {
+CaseResult check(double ratio, double machine_sigma, double own_sigma, std::uint64_t seed, int rounds = 60) {
   CaseResult r;
   r.id = "copy/cpu/n=1048576";
-  add_rounds(r, ratio, machine_sigma, own_sigma, seed);
+  add_rounds(r, ratio, machine_sigma, own_sigma, seed, rounds);
   return r;
 }
 
@@ -118,6 +118,29 @@ TEST(LoadAllowance, FloorHoldsOnAQuietMachine) {
     EXPECT_DOUBLE_EQ(relative(r).threshold_pct, 5);
     EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   }
+}
+
+// Rounds that spread as much as the baseline's own did say nothing about load: a case whose
+// rounds jitter 6% each side (copy n=2^25 on the quiet 2-core VM) keeps its floor or its noise's
+// allowance and catches 10% more work, which 1.5 x its whole spread (~13%) let through; a loaded
+// check of it still gets the load's allowance.
+TEST(LoadAllowance, OnlyTheSpreadBeyondTheBaselinesIsLoad) {
+  int caught = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const BaselineCase b = baseline(seed, 0.06, 200);
+    CaseResult same = check(1.0, 0.01, 0.06, 1200 + seed, 200);
+    CaseResult slower = check(1.10, 0.01, 0.06, 1300 + seed, 200);
+    CaseResult loaded = check(1.0, 0.20, 0.06, 1400 + seed, 200);
+    for (CaseResult* r : {&same, &slower, &loaded}) judge_against(*r, b, shared_machine(), Fingerprint{});
+    EXPECT_EQ(same.verdict, Verdict::pass) << same.message;
+    EXPECT_LT(relative(same).threshold_pct, 10) << relative(same).reason;
+    EXPECT_NE(relative(same).reason.find("within 2 x its baseline's"), std::string::npos) << relative(same).reason;
+    caught += slower.verdict == Verdict::regressed;
+    EXPECT_EQ(relative(loaded).threshold_source, "load") << relative(loaded).reason;
+    EXPECT_GT(relative(loaded).threshold_pct, 20) << relative(loaded).reason;
+    EXPECT_EQ(loaded.verdict, Verdict::pass) << loaded.message;
+  }
+  EXPECT_GE(caught, 19);
 }
 
 TEST(LoadAllowance, CapHoldsOnAVeryBusyMachine) {
@@ -284,7 +307,7 @@ TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
   EXPECT_EQ(cpu.load_max_pct, 60);
   EXPECT_GT(cpu.min_allowed_pct.value_or(0), 2);
   // Named exceptions keep the fixed 60%. llvmpipe follows the load from a floor by bound: 27%
-  // memory-bound, 60% bound by compute or latency; copy there 5%.
+  // memory-bound, 60% bound by compute or latency; copy there 13%.
   EXPECT_EQ(set.resolve("sampling/cpu/n=32000", "cpu-intel-xeon-2t")
                 .metrics.at(metric::relative_latency)
                 .max_regression_pct,
@@ -298,13 +321,15 @@ TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
   EXPECT_EQ(llvmpipe.load_max_pct, 60);
   const MetricThreshold llvmpipe_copy =
       set.resolve("copy/vulkan/n=1048576,wg=256", "llvmpipe").metrics.at(metric::relative_latency);
-  EXPECT_EQ(llvmpipe_copy.min_allowed_pct, 5);
+  EXPECT_EQ(llvmpipe_copy.min_allowed_pct, 13);
   EXPECT_EQ(llvmpipe_copy.load_max_pct, 60);
   // Bound by compute or latency on the CPU: the floor of the periods between which such cases
   // moved; the DRAM-sized copy named at its host-cache modes.
   EXPECT_EQ(cpu.compute_min_allowed_pct, 50);
   EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-intel-xeon-2t").metrics.at(metric::relative_latency).min_allowed_pct,
             35);
+  EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-amd-epyc-2t").metrics.at(metric::relative_latency).min_allowed_pct,
+            5);
   // GPUs do not follow a load.
   EXPECT_FALSE(set.resolve("copy/vulkan/n=1048576", "nvidia-h100-80gb-hbm3")
                    .metrics.at(metric::relative_latency)

@@ -60,5 +60,18 @@ TEST(CheckSpread, NothingMeasuredIsNoRounds) {
   EXPECT_EQ(check_spread(some, {}, some).pct(), 0);
 }
 
+TEST(CheckSpread, LoadIsASpreadOverTwiceTheBaselines) {
+  CheckSpread s;
+  s.case_pct = 5;
+  s.relative_pct = 4;
+  EXPECT_DOUBLE_EQ(s.load_pct(), 5);  // no baseline spread known: all of it
+  s.baseline_pct = 2.4;
+  EXPECT_DOUBLE_EQ(s.load_pct(), 5);
+  s.baseline_pct = 2.5;
+  EXPECT_DOUBLE_EQ(s.load_pct(), 0);
+  s.baseline_pct = 8;  // quieter than its baseline
+  EXPECT_DOUBLE_EQ(s.load_pct(), 0);
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -10,6 +10,7 @@
 #include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 #include "stats/check_spread.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 namespace {
@@ -61,6 +62,24 @@ std::optional<OtherDevice> other_device(const BaselineCase& baseline, const Case
   return OtherDevice{least, why};
 }
 
+// How far the rounds of the baseline's own runs spread (CheckSpread::pct, the median over its
+// runs): 0 where it holds no calibrated rounds.
+double baseline_spread_pct(const BaselineCase& baseline) {
+  auto runs = [&](const char* name) -> const std::vector<std::vector<double>>* {
+    auto it = baseline.runs.find(name);
+    return it == baseline.runs.end() ? nullptr : &it->second;
+  };
+  const auto *case_ns = runs(metric::latency_ns), *reference_ns = runs(metric::reference_latency_ns),
+             *relative = runs(metric::relative_latency);
+  if (!case_ns || !reference_ns || !relative) return 0;
+  std::vector<double> spreads;
+  for (std::size_t i = 0; i < std::min({case_ns->size(), reference_ns->size(), relative->size()}); ++i) {
+    const CheckSpread s = check_spread((*case_ns)[i], (*reference_ns)[i], (*relative)[i]);
+    if (s.rounds > 0) spreads.push_back(s.pct());
+  }
+  return spreads.empty() ? 0 : median(spreads);
+}
+
 // What a calibrated check's rounds say about the machine while it ran: the spread of the case's
 // and the reference's times and of their ratio, and how long its threads waited for a core beyond
 // its baseline's runs (stats/check_spread.h). nullopt for a metric other than relative_latency or
@@ -77,6 +96,7 @@ std::optional<CheckSpread> spread_of(const CaseResult& result, const BaselineCas
                                     samples(metric::relative_latency));
   spread.cpu_wait_share = result.cpu_wait_share;
   spread.baseline_wait_share = baseline.cpu_wait_share;
+  spread.baseline_pct = baseline_spread_pct(baseline);
   if (spread.rounds == 0) return std::nullopt;
   return spread;
 }

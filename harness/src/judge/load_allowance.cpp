@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -12,9 +11,11 @@ namespace perfgate {
 namespace {
 
 std::string spread_text(const CheckSpread& s) {
-  char text[160];
-  std::snprintf(text, sizeof text, "this check's spread %.2g%% (case %.2g%%, reference %.2g%%, ratio %.2g%%)",
-                s.pct(), s.case_pct, s.reference_pct, s.relative_pct);
+  std::string text = fmt::format("this check's spread {:.2g}% (case {:.2g}%, reference {:.2g}%, ratio {:.2g}%)",
+                                 s.pct(), s.case_pct, s.reference_pct, s.relative_pct);
+  if (s.baseline_pct > 0)
+    text += fmt::format(", {} {:g} x its baseline's {:.2g}%", s.load_pct() > 0 ? "over" : "within", kLoadedSpread,
+                        s.baseline_pct);
   return text;
 }
 
@@ -31,7 +32,7 @@ std::string waiting_text(const CheckSpread& s) {
 Allowance follow_load(Allowance allowance, const CheckSpread& spread, const MetricThreshold& threshold) {
   if (!threshold.load_factor || *threshold.load_factor <= 0 || spread.rounds == 0) return allowance;
   const double cap = threshold.load_max_pct.value_or(std::numeric_limits<double>::infinity());
-  const double by_spread = *threshold.load_factor * spread.pct();
+  const double by_spread = *threshold.load_factor * spread.load_pct();
   const double by_waiting = spread.wait_stretch_pct();
   const bool waiting = by_waiting > by_spread;
   const double wanted = std::max(by_spread, by_waiting);

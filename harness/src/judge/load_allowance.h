@@ -6,8 +6,11 @@
 // sees that period in its own rounds: the case's and the reference's times scatter
 // (stats/check_spread.h). So where a metric has a load_factor the allowance is at least
 //
-//   load_factor x this check's spread, at most load_max_pct
+//   load_factor x this check's spread, at most load_max_pct,
 //
+// where that spread is over twice its baseline's runs' (CheckSpread::load_pct: rounds that jitter
+// as the baseline's did show no load, whatever their spread; a case whose rounds jitter 6% on a
+// quiet machine keeps its floor)
 // and at least what waiting for cores could have stretched it by (CheckSpread::wait_stretch_pct):
 // a steady load, such as a busy loop on one of two cores, slows every round alike, so the rounds
 // agree while the case and its reference are slowed by different amounts (beside one on the

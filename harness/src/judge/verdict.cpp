@@ -179,7 +179,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     // load_max_pct the check is too busy to judge, not allowed the whole drift (beside a
     // parallel build one A/A check of copy n=2^20 on the 2-core VM was allowed 256% that way).
     const double wanted = 1.5 * current_drift;
-    const bool capped = allowance.load_wanted_pct > 0 && threshold.load_max_pct && wanted > *threshold.load_max_pct;
+    const bool follows_load = spread && threshold.load_factor && *threshold.load_factor > 0;
+    const bool capped = follows_load && threshold.load_max_pct && wanted > *threshold.load_max_pct;
     allowance.pct = std::max(allowance.pct, capped ? *threshold.load_max_pct : wanted);
     if (capped && wanted > allowance.load_wanted_pct) {
       allowance.load_wanted_pct = wanted;

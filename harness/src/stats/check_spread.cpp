@@ -11,6 +11,8 @@ namespace perfgate {
 
 double CheckSpread::pct() const { return std::max({case_pct, reference_pct, relative_pct}); }
 
+double CheckSpread::load_pct() const { return pct() > kLoadedSpread * baseline_pct ? pct() : 0; }
+
 double CheckSpread::wait_stretch_pct() const {
   if (!(cpu_wait_share > baseline_wait_share)) return 0;
   if (cpu_wait_share >= 1) return std::numeric_limits<double>::infinity();

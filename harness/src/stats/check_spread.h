@@ -17,14 +17,27 @@
 
 namespace perfgate {
 
+inline constexpr double kLoadedSpread = 2;
+
 struct CheckSpread {
   double case_pct = 0;
   double reference_pct = 0;
   double relative_pct = 0;
+  // pct() of the baseline's own runs (the median over its runs): what the rounds of a check
+  // spread on a machine as quiet as the baseline's, which no load explains. 0 where unknown.
+  double baseline_pct = 0;
   int rounds = 0;  // samples of the shortest series: 0 when nothing was measured
   double cpu_wait_share = 0;  // of the check's time, its threads summed (1.0: one thread all along)
   double baseline_wait_share = 0;  // the same of its baseline's runs: what the case waits anyway
   double pct() const;
+  // The spread that says the machine was loaded: pct() where it is more than kLoadedSpread x
+  // baseline_pct (or no baseline spread is known), else 0. A spread estimated from 20-200 rounds
+  // varies by about 20% by chance, so a check no noisier than twice its baseline's runs shows no
+  // load; past that the whole spread counts, as the busy studies measured it. On the 2-core
+  // CI-class machine, quiet, copy n=2^25's rounds spread 4-9% in every check while its median
+  // moved at most 2.7% in 20 A/A checks: a load_factor of that spread made its allowance 9-14%
+  // and a 10% slowdown passed 7 of 20 times (docs/performance.md).
+  double load_pct() const;
   // How far the waiting beyond the baseline's could have stretched the check's time, in %:
   // (W - Wb) / (1 - W) of a wait share W over the baseline's Wb, infinite from W = 1 on (a case
   // and its reference are timed in turn, so either may have taken all of the waiting).
