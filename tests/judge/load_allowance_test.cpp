@@ -143,6 +143,25 @@ TEST(LoadAllowance, OnlyTheSpreadBeyondTheBaselinesIsLoad) {
   EXPECT_GE(caught, 19);
 }
 
+// A baseline proposed while the machine was busy says nothing about a quiet check's jitter: its
+// rounds' spread does not excuse a check's (beside a parallel build, a baseline whose rounds
+// spread 100% once let a check spreading 110% count as unloaded).
+TEST(LoadAllowance, ABusyBaselinesSpreadIsNoMeasureOfQuiet) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    BaselineCase b = baseline(seed, 0.3);
+    CaseResult loaded = check(1.0, 0.3, 0.3, 1500 + seed);
+    CaseResult busy_baseline = loaded;
+    judge_against(loaded, b, shared_machine(), Fingerprint{});
+    EXPECT_NE(relative(loaded).reason.find("within 2 x its baseline's"), std::string::npos)
+        << relative(loaded).reason;
+    b.cpu_wait_share = 0.9;
+    judge_against(busy_baseline, b, shared_machine(), Fingerprint{});
+    EXPECT_EQ(relative(busy_baseline).reason.find("x its baseline's"), std::string::npos)
+        << relative(busy_baseline).reason;
+    EXPECT_EQ(relative(busy_baseline).threshold_source, "load") << relative(busy_baseline).reason;
+  }
+}
+
 TEST(LoadAllowance, CapHoldsOnAVeryBusyMachine) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     CaseResult r = check(1.0, 0.9, 0.3, 600 + seed);

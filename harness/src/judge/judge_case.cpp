@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_wait.h"
 #include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 #include "stats/check_spread.h"
@@ -96,7 +97,11 @@ std::optional<CheckSpread> spread_of(const CaseResult& result, const BaselineCas
                                     samples(metric::relative_latency));
   spread.cpu_wait_share = result.cpu_wait_share;
   spread.baseline_wait_share = baseline.cpu_wait_share;
-  spread.baseline_pct = baseline_spread_pct(baseline);
+  // Only a quiet baseline's rounds say what a quiet check's jitter is: a baseline measured while
+  // the machine was busy (its threads waiting for cores, core/cpu_wait.h) spread as far as the
+  // load made it, and beside a parallel build one spread 100%, which would have called a check
+  // as loaded "no load" (docs/performance.md).
+  if (baseline.cpu_wait_share < kBusyCpuWaitShare) spread.baseline_pct = baseline_spread_pct(baseline);
   if (spread.rounds == 0) return std::nullopt;
   return spread;
 }
