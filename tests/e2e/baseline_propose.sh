@@ -12,7 +12,7 @@ before=$(snapshot)
 [ -n "$before" ] || fail "the seed approval wrote nothing"
 
 expect 0 "candidate: $WORK/second.yaml" -- "$PERFGATE" baseline propose --runs 2 --quiet --out "$WORK/second.yaml" \
-  --baselines "$BASELINES" "${SELECT[@]}" --axis n=65536,131072
+  --baselines "$BASELINES" "${SELECT[@]}" --thresholds "$PROPOSE_THRESHOLDS" --axis n=65536,131072
 [ "$before" = "$(snapshot)" ] || fail "propose changed baselines/"
 grep -q "^digest: sha256:" "$WORK/second.yaml" || fail "the candidate has no digest"
 [ "$(grep -c -- '- \[' "$WORK/second.yaml")" -ge 4 ] || fail "expected one line per run and metric"

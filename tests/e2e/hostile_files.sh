@@ -8,7 +8,7 @@ source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 case_id="copy/cpu/n=4096"
 "$PERFGATE" baseline propose --runs 2 --quiet --out "$WORK/c.yaml" --baselines "$BASELINES" "${SELECT[@]}" \
-  --axis n=4096 >"$WORK/propose.log" 2>&1 || { cat "$WORK/propose.log"; fail "propose"; exit 1; }
+  --thresholds "$PROPOSE_THRESHOLDS" --axis n=4096 >"$WORK/propose.log" 2>&1 || { cat "$WORK/propose.log"; fail "propose"; exit 1; }
 approve "$WORK/c.yaml" alice "first" >/dev/null || { fail "approve"; exit 1; }
 copy="$BASELINES/$MACHINE/copy.yaml"
 cp "$copy" "$WORK/good-copy.yaml"

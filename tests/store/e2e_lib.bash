@@ -35,8 +35,8 @@ expect() {
 }
 
 # propose FILE AXIS_VALUE...: a candidate of copy/cpu/n=<value> for each value. These tests are
-# about the files, not the machine's noise: propose judges its runs under the shipped thresholds
-# but for propose_max_allowed_pct, which beside a parallel build refused two-run proposals of
+# about the files, not the machine's noise: propose judges its runs (here and wherever a test
+# passes PROPOSE_THRESHOLDS) under the shipped thresholds but for propose_max_allowed_pct, which beside a parallel build refused two-run proposals of
 # copy whose runs were 27-101% apart (tests/e2e/baseline_busy.sh tests that refusal).
 PROPOSE_THRESHOLDS="$WORK/propose-thresholds"
 mkdir -p "$PROPOSE_THRESHOLDS"
