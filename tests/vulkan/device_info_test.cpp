@@ -14,6 +14,11 @@ TEST(VulkanDeviceInfo, MachineIdDropsParenthesisedDetails) {
   EXPECT_EQ(vulkan_machine_id("AMD Radeon RX 7900 XTX (RADV NAVI31)"), "amd-radeon-rx-7900-xtx");
   EXPECT_EQ(vulkan_machine_id("Intel(R) Arc(tm) A770 Graphics (DG2)"), "intel-arc-a770-graphics");
   EXPECT_EQ(vulkan_machine_id("(odd)"), "odd");
+  // A device on the host's CPU names the host's vector set where it is narrower than AVX-512;
+  // a GPU never does.
+  EXPECT_EQ(vulkan_machine_id("llvmpipe (LLVM 15.0.6, 256 bits)", true, "avx2"), "llvmpipe-avx2");
+  EXPECT_EQ(vulkan_machine_id("llvmpipe (LLVM 15.0.6, 256 bits)", true, ""), "llvmpipe");
+  EXPECT_EQ(vulkan_machine_id("NVIDIA H100 80GB HBM3", false, "avx2"), "nvidia-h100-80gb-hbm3");
 }
 
 TEST(VulkanDeviceInfo, NvidiaDriverVersionUsesItsOwnPacking) {

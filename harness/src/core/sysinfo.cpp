@@ -83,6 +83,24 @@ static std::string cpu_slug(std::string model) {
   return slug;
 }
 
+std::string cpu_vector_isa_tag() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return "";
+  if (__builtin_cpu_supports("avx2")) return "avx2";
+  if (__builtin_cpu_supports("avx")) return "avx";
+  return "sse";
+#else
+  return "";
+#endif
+}
+
+std::string cpu_machine_id(std::string_view model, int threads, std::string_view isa_tag) {
+  std::string id = "cpu-" + cpu_slug(std::string(model));
+  if (!isa_tag.empty()) id += "-" + std::string(isa_tag);
+  return id + "-" + std::to_string(threads) + "t";
+}
+
 static BuildIdentity& build_identity() {
   static BuildIdentity identity{PERFGATE_COMPILER, PERFGATE_BUILD_TYPE, PERFGATE_BUILD_FLAGS};
   return identity;
@@ -104,7 +122,7 @@ Fingerprint host_fingerprint() {
   f.build_flags = build_identity().build_flags;
   f.backend = "cpu";
   f.device_name = f.cpu_model;
-  f.machine_id = "cpu-" + cpu_slug(f.cpu_model) + "-" + std::to_string(f.cpu_threads) + "t";
+  f.machine_id = cpu_machine_id(f.cpu_model, f.cpu_threads, cpu_vector_isa_tag());
   return f;
 }
 

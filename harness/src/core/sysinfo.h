@@ -13,6 +13,14 @@ std::string slugify(std::string_view text);
 
 std::string cpu_model();
 int cpu_threads();
+// The vector instruction set the CPU kernels compile to (-march=native) where it is narrower than
+// AVX-512: "avx2", "avx" or "sse" on such an x86 CPU, "" with AVX-512 or off x86. Cloud VMs name
+// their CPU "AMD EPYC" on a Zen 3 (AVX2) and a Zen 4 (AVX-512) alike, and there the compute-bound
+// CPU kernels ran 10-30x apart (docs/performance.md, "Two CPUs behind one name").
+std::string cpu_vector_isa_tag();
+// "cpu-<model slug>[-<isa tag>]-<threads>t": a CPU machine's id (host_fingerprint). Ids made
+// before the tag were all AVX-512 machines, whose ids stay as they were.
+std::string cpu_machine_id(std::string_view model, int threads, std::string_view isa_tag);
 std::uint64_t cpu_last_level_cache_bytes();
 std::uint64_t host_memory_bytes();  // physical memory; 0 when unknown
 // The build whose kernels run: perfgate's own unless the command's project says otherwise

@@ -421,7 +421,7 @@ Fingerprint Context::fingerprint() const {
   const auto& p = info_.properties;
   f.backend = "vulkan";
   f.device_name = p.deviceName;
-  f.machine_id = vulkan_machine_id(f.device_name);
+  f.machine_id = vulkan_machine_id(f.device_name, info_.kind() == DeviceKind::cpu, cpu_vector_isa_tag());
   f.vendor_id = p.vendorID;
   f.device_id = p.deviceID;
   f.driver_version = info_.has_driver_properties && info_.driver.driverInfo[0] != '\0'

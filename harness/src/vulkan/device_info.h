@@ -35,6 +35,16 @@ inline std::string vulkan_machine_id(std::string_view device_name) {
   return slug.empty() ? slugify(device_name) : slug;
 }
 
+// The machine id of a device implemented on the host's CPU (llvmpipe): its JIT compiles shaders
+// for the host's vector instructions, so it names them as a CPU machine does where they are
+// narrower than AVX-512 ("llvmpipe-avx2"; core/sysinfo.h). On a Zen 3 VM 8 of 39 llvmpipe cases
+// ran 2-12x their baselines from a Zen 4 VM, both calling themselves "AMD EPYC".
+inline std::string vulkan_machine_id(std::string_view device_name, bool on_cpu, std::string_view isa_tag) {
+  std::string id = vulkan_machine_id(device_name);
+  if (on_cpu && !isa_tag.empty()) id += "-" + std::string(isa_tag);
+  return id;
+}
+
 // VkPhysicalDeviceProperties::driverVersion decoded per vendor. NVIDIA packs 10.8.8.6 bits;
 // the others (Mesa included) follow VK_MAKE_API_VERSION's 7.10.12 (variant bits ignored).
 inline std::string decode_driver_version(std::uint32_t vendor_id, std::uint32_t version) {

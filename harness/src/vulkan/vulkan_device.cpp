@@ -101,7 +101,9 @@ std::vector<GpuListing> list_vulkan_gpus(const std::string& name_filter) {
   std::vector<GpuListing> gpus;
   for (const auto& d : usable)
     if (vk::kind_rank(d.kind) == best_rank)
-      gpus.push_back({d.index, d.name, vk::vulkan_machine_id(d.name), d.device_uuid, d.kind == vk::DeviceKind::cpu});
+      gpus.push_back({d.index, d.name,
+                      vk::vulkan_machine_id(d.name, d.kind == vk::DeviceKind::cpu, cpu_vector_isa_tag()),
+                      d.device_uuid, d.kind == vk::DeviceKind::cpu});
   return gpus;
 }
 
