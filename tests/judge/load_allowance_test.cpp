@@ -15,15 +15,19 @@
 namespace perfgate {
 namespace {
 
-// A shared machine's thresholds as shipped for cpu-*: floor 5%, 1.5 x the check's spread, at most 60%.
-Thresholds shared_machine() {
+// `metric` allowed at least `least_pct` (a floor, or a fixed max_regression_pct), following the
+// load at 1.5 x the check's spread up to `cap`.
+Thresholds following_load(const std::string& metric, double least_pct, bool fixed, double cap) {
   Thresholds t;
-  MetricThreshold& rel = t.metrics[metric::relative_latency];
-  rel.min_allowed_pct = 5;
-  rel.load_factor = 1.5;
-  rel.load_max_pct = 60;
+  MetricThreshold& m = t.metrics[metric];
+  (fixed ? m.max_regression_pct : m.min_allowed_pct) = least_pct;
+  m.load_factor = 1.5;
+  m.load_max_pct = cap;
   return t;
 }
+
+// A shared machine's thresholds as shipped for cpu-*: floor 5%, 1.5 x the check's spread, at most 60%.
+Thresholds shared_machine() { return following_load(metric::relative_latency, 5, false, 60); }
 
 // A calibrated check's rounds: the machine's state this round (both sides see it) times each
 // side's own jitter; the case's time is `ratio` x the reference's.
@@ -73,13 +77,14 @@ QuietAndLoaded judged_pair(double ratio, std::uint64_t seed) {
   return out;
 }
 
-const Judgement& relative(const CaseResult& r) {
+const Judgement& judgement_of(const CaseResult& r, const std::string& metric) {
   for (const auto& j : r.judgements)
-    if (j.metric == metric::relative_latency) return j;
-  ADD_FAILURE() << "no relative_latency judgement: " << r.message;
+    if (j.metric == metric) return j;
+  ADD_FAILURE() << "no " << metric << " judgement: " << r.message;
   static const Judgement none;
   return none;
 }
+const Judgement& relative(const CaseResult& r) { return judgement_of(r, metric::relative_latency); }
 
 TEST(LoadAllowance, QuietAndLoadedChecksGetDifferentAllowances) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
@@ -292,6 +297,58 @@ TEST(LoadAllowance, ASteadyLoadShowsInTheThreadsWaiting) {
       << relative(saturated).reason;
 }
 
+// A raw-timed case (timed alone, no reference) as shipped on cpu-*: a fixed 150% that is also
+// its load cap. Its own times' spread and its threads' waiting say when it was too busy to judge
+// a change past that; a quiet check keeps catching what it caught, and a regression beyond 150%
+// in a quiet check still stands.
+Thresholds raw_timed_machine() { return following_load(metric::latency_ns, 150, true, 150); }
+
+CaseResult timed_alone(double ratio, double sigma, std::uint64_t seed, int n = 60) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> jitter(0, sigma);
+  CaseResult r;
+  r.id = "cache_peak/cpu/n=1048576,iters=16";
+  for (int i = 0; i < n; ++i) r.metrics[metric::latency_ns].samples.push_back(ratio * 5e5 * jitter(rng));
+  return r;
+}
+
+const Judgement& latency(const CaseResult& r) { return judgement_of(r, metric::latency_ns); }
+
+TEST(LoadAllowance, ARawTimedCaseIsTooBusyToJudgeWhenItsThreadsWaited) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    BaselineCase b;
+    b.id = "cache_peak/cpu/n=1048576,iters=16";
+    b.cpu_wait_share = 0.006;
+    for (int run = 0; run < 5; ++run)
+      b.runs[metric::latency_ns].push_back(timed_alone(1.0, 0.02, seed * 10 + run).metrics[metric::latency_ns].samples);
+
+    // Beside a parallel build: 15x slower, its threads waiting 93% of the time. Too busy.
+    CaseResult build = timed_alone(15.0, 0.05, 2000 + seed);
+    build.cpu_wait_share = 0.93;
+    judge_against(build, b, raw_timed_machine(), Fingerprint{});
+    EXPECT_EQ(build.verdict, Verdict::inconclusive) << build.message;
+    EXPECT_TRUE(latency(build).too_busy);
+    EXPECT_NE(latency(build).reason.find("too busy to judge: this check's waiting for cores calls for"),
+              std::string::npos)
+        << latency(build).reason;
+
+    // Its own times scattering over 100% (no waiting counted): 1.5 x that is past the cap, so a
+    // change past 150% is no evidence either way.
+    CaseResult scattered = timed_alone(4.0, 2.0, 2100 + seed);
+    judge_against(scattered, b, raw_timed_machine(), Fingerprint{});
+    EXPECT_NE(scattered.verdict, Verdict::regressed) << scattered.message;
+    EXPECT_TRUE(latency(scattered).change_pct <= 150 || latency(scattered).too_busy) << latency(scattered).reason;
+
+    // Quiet: the same 4x is a regression, the fixed 150% unchanged.
+    CaseResult quiet = timed_alone(4.0, 0.02, 2200 + seed);
+    quiet.cpu_wait_share = 0.01;
+    judge_against(quiet, b, raw_timed_machine(), Fingerprint{});
+    EXPECT_EQ(quiet.verdict, Verdict::regressed) << quiet.message;
+    EXPECT_DOUBLE_EQ(latency(quiet).threshold_pct, 150) << latency(quiet).reason;
+    EXPECT_NE(latency(quiet).reason.find("its own times, timed alone"), std::string::npos) << latency(quiet).reason;
+  }
+}
+
 TEST(LoadAllowance, AFixedAllowanceKeepsItsFigure) {
   // A case whose reference does not follow the machine keeps a fixed 60% however quiet the check.
   Thresholds t = shared_machine();
@@ -349,6 +406,11 @@ TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
             35);
   EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-amd-epyc-2t").metrics.at(metric::relative_latency).min_allowed_pct,
             5);
+  // A raw-timed case on the CPU (cache_peak, not calibrated): its fixed 150% is its load cap.
+  const MetricThreshold raw = set.resolve("cache_peak/cpu/n=1048576,iters=16", "cpu-amd-epyc-2t").metrics.at(metric::latency_ns);
+  EXPECT_EQ(raw.max_regression_pct, 150);
+  EXPECT_GT(raw.load_factor.value_or(0), 0);
+  EXPECT_EQ(raw.load_max_pct, 150);
   // GPUs do not follow a load.
   EXPECT_FALSE(set.resolve("copy/vulkan/n=1048576", "nvidia-h100-80gb-hbm3")
                    .metrics.at(metric::relative_latency)

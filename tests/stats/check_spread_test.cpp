@@ -54,6 +54,18 @@ TEST(CheckSpread, QuietAndLoadedRoundsDiffer) {
   }
 }
 
+// A case timed alone has only its own times: their spread is the whole spread, marked raw.
+TEST(CheckSpread, ACaseTimedAloneSpreadsAsItsOwnTimes) {
+  const std::vector<double> v = {1, 2, 3, 4, 5};
+  const CheckSpread alone = check_spread_alone(v);
+  EXPECT_TRUE(alone.raw);
+  EXPECT_EQ(alone.rounds, 5);
+  EXPECT_NEAR(alone.pct(), 100 * 1.4826 / 3, 1e-9);
+  EXPECT_EQ(alone.reference_pct, 0);
+  EXPECT_FALSE(check_spread(v, v, v).raw);
+  EXPECT_EQ(check_spread_alone(std::vector<double>{}).rounds, 0);
+}
+
 TEST(CheckSpread, NothingMeasuredIsNoRounds) {
   const std::vector<double> some = {1, 2, 3};
   EXPECT_EQ(check_spread(some, {}, some).rounds, 0);

@@ -64,44 +64,54 @@ std::optional<OtherDevice> other_device(const BaselineCase& baseline, const Case
 }
 
 // How far the rounds of the baseline's own runs spread (CheckSpread::pct, the median over its
-// runs): 0 where it holds no calibrated rounds.
-double baseline_spread_pct(const BaselineCase& baseline) {
+// runs): 0 where it holds no such rounds. `raw`: the case's own times alone, as a raw-timed check
+// measures them (check_spread_alone).
+double baseline_spread_pct(const BaselineCase& baseline, bool raw) {
   auto runs = [&](const char* name) -> const std::vector<std::vector<double>>* {
     auto it = baseline.runs.find(name);
     return it == baseline.runs.end() ? nullptr : &it->second;
   };
   const auto *case_ns = runs(metric::latency_ns), *reference_ns = runs(metric::reference_latency_ns),
              *relative = runs(metric::relative_latency);
-  if (!case_ns || !reference_ns || !relative) return 0;
+  if (!case_ns || (!raw && (!reference_ns || !relative))) return 0;
+  const std::size_t count = raw ? case_ns->size() : std::min({case_ns->size(), reference_ns->size(), relative->size()});
   std::vector<double> spreads;
-  for (std::size_t i = 0; i < std::min({case_ns->size(), reference_ns->size(), relative->size()}); ++i) {
-    const CheckSpread s = check_spread((*case_ns)[i], (*reference_ns)[i], (*relative)[i]);
+  for (std::size_t i = 0; i < count; ++i) {
+    const CheckSpread s = raw ? check_spread_alone((*case_ns)[i])
+                              : check_spread((*case_ns)[i], (*reference_ns)[i], (*relative)[i]);
     if (s.rounds > 0) spreads.push_back(s.pct());
   }
   return spreads.empty() ? 0 : median(spreads);
 }
 
-// What a calibrated check's rounds say about the machine while it ran: the spread of the case's
-// and the reference's times and of their ratio, and how long its threads waited for a core beyond
-// its baseline's runs (stats/check_spread.h). nullopt for a metric other than relative_latency or
-// a result without the reference's times.
+bool is_raw_time(const std::string& metric) {
+  return metric == metric::latency_ns || metric == metric::bandwidth_gbps || metric == metric::gflops;
+}
+
+// What a check's rounds say about the machine while it ran (stats/check_spread.h): for a
+// calibrated case's relative_latency the spread of the case's and the reference's times and of
+// their ratio; for the raw time (and the rates derived from it) of a case timed alone, the spread
+// of its own times. Both with how long its threads waited for a core beyond its baseline's runs.
+// nullopt for any other metric, or where the result holds no such samples.
 std::optional<CheckSpread> spread_of(const CaseResult& result, const BaselineCase& baseline,
                                      const std::string& metric) {
-  if (metric != metric::relative_latency) return std::nullopt;
   auto samples = [&](const char* name) -> std::span<const double> {
     auto it = result.metrics.find(name);
     return it == result.metrics.end() ? std::span<const double>{}
                                       : std::span<const double>(it->second.samples);
   };
-  CheckSpread spread = check_spread(samples(metric::latency_ns), samples(metric::reference_latency_ns),
-                                    samples(metric::relative_latency));
+  const bool raw = is_raw_time(metric) && samples(metric::relative_latency).empty();
+  if (metric != metric::relative_latency && !raw) return std::nullopt;
+  CheckSpread spread = raw ? check_spread_alone(samples(metric::latency_ns))
+                           : check_spread(samples(metric::latency_ns), samples(metric::reference_latency_ns),
+                                          samples(metric::relative_latency));
   spread.cpu_wait_share = result.cpu_wait_share;
   spread.baseline_wait_share = baseline.cpu_wait_share;
   // Only a quiet baseline's rounds say what a quiet check's jitter is: a baseline measured while
   // the machine was busy (its threads waiting for cores, core/cpu_wait.h) spread as far as the
   // load made it, and beside a parallel build one spread 100%, which would have called a check
   // as loaded "no load" (docs/performance.md).
-  if (baseline.cpu_wait_share < kBusyCpuWaitShare) spread.baseline_pct = baseline_spread_pct(baseline);
+  if (baseline.cpu_wait_share < kBusyCpuWaitShare) spread.baseline_pct = baseline_spread_pct(baseline, raw);
   if (spread.rounds == 0) return std::nullopt;
   return spread;
 }

@@ -40,4 +40,12 @@ CheckSpread check_spread(std::span<const double> case_ns, std::span<const double
   return s;
 }
 
+CheckSpread check_spread_alone(std::span<const double> case_ns) {
+  CheckSpread s;
+  s.raw = true;
+  s.rounds = static_cast<int>(case_ns.size());
+  s.case_pct = robust_spread_pct(case_ns);
+  return s;
+}
+
 }  // namespace perfgate

@@ -10,6 +10,9 @@
 //   relative  their ratio, the relative_latency being judged
 //   pct()     the largest of the three: the machine's noise as this check saw it
 //
+// A raw-timed check (a case measured alone, with no reference) has only its own times: its
+// spread is theirs (check_spread_alone), and `raw` says so.
+//
 // A steady load shows in none of them: beside a busy loop every round waits alike, so the rounds
 // agree while the case and its reference are slowed by different amounts. The scheduler says it
 // instead: the share of the check's time its threads waited for a core (core/cpu_wait.h).
@@ -27,6 +30,7 @@ struct CheckSpread {
   // spread on a machine as quiet as the baseline's, which no load explains. 0 where unknown.
   double baseline_pct = 0;
   int rounds = 0;  // samples of the shortest series: 0 when nothing was measured
+  bool raw = false;  // the case timed alone: case_pct is the whole spread
   double cpu_wait_share = 0;  // of the check's time, its threads summed (1.0: one thread all along)
   double baseline_wait_share = 0;  // the same of its baseline's runs: what the case waits anyway
   double pct() const;
@@ -50,5 +54,7 @@ double robust_spread_pct(std::span<const double> samples);
 
 CheckSpread check_spread(std::span<const double> case_ns, std::span<const double> reference_ns,
                          std::span<const double> relative);
+// The spread of a case timed alone (raw-timed, no reference): its own times' spread.
+CheckSpread check_spread_alone(std::span<const double> case_ns);
 
 }  // namespace perfgate
