@@ -320,7 +320,8 @@ TEST(LoadAllowance, ARawTimedCaseIsTooBusyToJudgeWhenItsThreadsWaited) {
     b.id = "cache_peak/cpu/n=1048576,iters=16";
     b.cpu_wait_share = 0.006;
     for (int run = 0; run < 5; ++run)
-      b.runs[metric::latency_ns].push_back(timed_alone(1.0, 0.02, seed * 10 + run).metrics[metric::latency_ns].samples);
+      b.runs[metric::latency_ns].push_back(
+          timed_alone(1.0, 0.02, seed * 10 + run).metrics[metric::latency_ns].samples);
 
     // Beside a parallel build: 15x slower, its threads waiting 93% of the time. Too busy.
     CaseResult build = timed_alone(15.0, 0.05, 2000 + seed);
@@ -337,7 +338,8 @@ TEST(LoadAllowance, ARawTimedCaseIsTooBusyToJudgeWhenItsThreadsWaited) {
     CaseResult scattered = timed_alone(4.0, 2.0, 2100 + seed);
     judge_against(scattered, b, raw_timed_machine(), Fingerprint{});
     EXPECT_NE(scattered.verdict, Verdict::regressed) << scattered.message;
-    EXPECT_TRUE(latency(scattered).change_pct <= 150 || latency(scattered).too_busy) << latency(scattered).reason;
+    EXPECT_TRUE(latency(scattered).change_pct <= 150 || latency(scattered).too_busy)
+        << latency(scattered).reason;
 
     // Quiet: the same 4x is a regression, the fixed 150% unchanged.
     CaseResult quiet = timed_alone(4.0, 0.02, 2200 + seed);
@@ -345,7 +347,8 @@ TEST(LoadAllowance, ARawTimedCaseIsTooBusyToJudgeWhenItsThreadsWaited) {
     judge_against(quiet, b, raw_timed_machine(), Fingerprint{});
     EXPECT_EQ(quiet.verdict, Verdict::regressed) << quiet.message;
     EXPECT_DOUBLE_EQ(latency(quiet).threshold_pct, 150) << latency(quiet).reason;
-    EXPECT_NE(latency(quiet).reason.find("its own times, timed alone"), std::string::npos) << latency(quiet).reason;
+    EXPECT_NE(latency(quiet).reason.find("its own times, timed alone"), std::string::npos)
+        << latency(quiet).reason;
   }
 }
 
@@ -407,7 +410,8 @@ TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
   EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-amd-epyc-2t").metrics.at(metric::relative_latency).min_allowed_pct,
             5);
   // A raw-timed case on the CPU (cache_peak, not calibrated): its fixed 150% is its load cap.
-  const MetricThreshold raw = set.resolve("cache_peak/cpu/n=1048576,iters=16", "cpu-amd-epyc-2t").metrics.at(metric::latency_ns);
+  const MetricThreshold raw =
+      set.resolve("cache_peak/cpu/n=1048576,iters=16", "cpu-amd-epyc-2t").metrics.at(metric::latency_ns);
   EXPECT_EQ(raw.max_regression_pct, 150);
   EXPECT_GT(raw.load_factor.value_or(0), 0);
   EXPECT_EQ(raw.load_max_pct, 150);

@@ -74,7 +74,8 @@ double baseline_spread_pct(const BaselineCase& baseline, bool raw) {
   const auto *case_ns = runs(metric::latency_ns), *reference_ns = runs(metric::reference_latency_ns),
              *relative = runs(metric::relative_latency);
   if (!case_ns || (!raw && (!reference_ns || !relative))) return 0;
-  const std::size_t count = raw ? case_ns->size() : std::min({case_ns->size(), reference_ns->size(), relative->size()});
+  const std::size_t count =
+      raw ? case_ns->size() : std::min({case_ns->size(), reference_ns->size(), relative->size()});
   std::vector<double> spreads;
   for (std::size_t i = 0; i < count; ++i) {
     const CheckSpread s = raw ? check_spread_alone((*case_ns)[i])

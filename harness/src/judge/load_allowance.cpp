@@ -13,8 +13,8 @@ namespace {
 std::string spread_text(const CheckSpread& s) {
   std::string text =
       s.raw ? fmt::format("this check's spread {:.2g}% (its own times, timed alone)", s.pct())
-            : fmt::format("this check's spread {:.2g}% (case {:.2g}%, reference {:.2g}%, ratio {:.2g}%)", s.pct(),
-                          s.case_pct, s.reference_pct, s.relative_pct);
+            : fmt::format("this check's spread {:.2g}% (case {:.2g}%, reference {:.2g}%, ratio {:.2g}%)",
+                          s.pct(), s.case_pct, s.reference_pct, s.relative_pct);
   if (s.baseline_pct > 0)
     text += fmt::format(", {} {:g} x its baseline's {:.2g}%", s.load_pct() > 0 ? "over" : "within", kLoadedSpread,
                         s.baseline_pct);

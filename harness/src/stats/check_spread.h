@@ -30,7 +30,7 @@ struct CheckSpread {
   // spread on a machine as quiet as the baseline's, which no load explains. 0 where unknown.
   double baseline_pct = 0;
   int rounds = 0;  // samples of the shortest series: 0 when nothing was measured
-  bool raw = false;  // the case timed alone: case_pct is the whole spread
+  bool raw = false;           // the case timed alone: case_pct is the whole spread
   double cpu_wait_share = 0;  // of the check's time, its threads summed (1.0: one thread all along)
   double baseline_wait_share = 0;  // the same of its baseline's runs: what the case waits anyway
   double pct() const;
