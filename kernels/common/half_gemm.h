@@ -2,8 +2,6 @@
 // What matmul_f16 and matmul_bf16 share: C = A * B with 16-bit A (m x k) and B (k x n),
 // row-major, float32 accumulation and output. Their buffers, cost, CPU kernel and check differ
 // only in how a 16-bit element widens to float (from_half, from_bfloat16).
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -37,23 +35,18 @@ inline std::uint32_t tensor_layout_unroll(std::int64_t k) {
 }
 
 // Its dispatch of `shader` for C = A (m x k) * B (k x n): a tm x tn tile of C per workgroup of
-// `wg` invocations, the tiles walked in bands of `group` tile rows (0: row by row). With
-// `persistent` > 0, that many workgroups (at most one per tile) walk the tiles in turn. Sizes are
+// `wg` invocations, the tiles walked in bands of `group` tile rows (0: row by row). Sizes are
 // multiples of tm, tn and kTensorLayoutBK (the kernels' `valid`).
 inline Dispatch tensor_layout_dispatch(std::string shader, std::string stage, const Params& p, std::uint32_t wg,
-                                       std::uint32_t tm, std::uint32_t tn, std::uint32_t group,
-                                       std::uint32_t persistent = 0) {
+                                       std::uint32_t tm, std::uint32_t tn, std::uint32_t group) {
   const auto m = std::uint32_t(p["m"]), n = std::uint32_t(p["n"]), k = std::uint32_t(p["k"]);
   Dispatch d;
   d.shader = std::move(shader);
   d.stage = std::move(stage);
   d.bindings = {"a", "b", "c"};
   d.push_constants = {m, n, k};
-  d.specialization = {
-      wg, tm, tn, std::uint32_t(kTensorLayoutBK), tensor_layout_unroll(k), k, n, group, persistent > 0 ? 1u : 0u};
-  const std::uint32_t tiles = (n / tn) * (m / tm);
-  d.groups = persistent > 0 ? std::array<std::uint32_t, 3>{std::min(persistent, tiles), 1, 1}
-                           : std::array<std::uint32_t, 3>{n / tn, m / tm, 1};
+  d.specialization = {wg, tm, tn, std::uint32_t(kTensorLayoutBK), tensor_layout_unroll(k), k, n, group};
+  d.groups = {n / tn, m / tm, 1};
   return d;
 }
 

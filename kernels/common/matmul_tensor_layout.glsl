@@ -9,8 +9,7 @@
 // 476, 16 439, 64 425, all 128 (the whole k) 482; a first version with K from push constants and
 // no unrolling ran 1.79 ms (docs/performance.md). The layouts do not clamp: sizes are multiples
 // of TM (M), TN (N) and BK x UNROLL (K), which the plan checks. With GROUP > 0 the workgroups walk
-// the C tiles in bands of GROUP tile rows, column by column within a band; with PERSISTENT, as
-// many workgroups as the device has multiprocessors walk them in that order.
+// the C tiles in bands of GROUP tile rows, column by column within a band.
 #include "kernels/common/tile_bands.glsl"
 
 layout(local_size_x_id = 0) in;
@@ -21,16 +20,14 @@ layout(constant_id = 4) const uint UNROLL = 8;  // k-steps per loop iteration
 layout(constant_id = 5) const uint KC = 256;    // K
 layout(constant_id = 6) const uint NC = 256;    // N
 layout(constant_id = 7) const uint GROUP = 0;   // tile rows per band; 0: row by row
-// 0: one C tile per workgroup; 1: the dispatch's workgroups (one per multiprocessor) walk the
-// tiles in turn, so a workgroup's next tile loads while its last one's stores drain.
-layout(constant_id = 8) const uint PERSISTENT = 0;
 
 layout(push_constant) uniform Shape { uint M, N, K; };
 layout(std430, binding = 0) readonly buffer MatA { ELEMENT a[]; };
 layout(std430, binding = 1) readonly buffer MatB { ELEMENT b[]; };
 layout(std430, binding = 2) writeonly buffer MatC { float c[]; };
 
-void multiply_tile(uvec2 tile) {
+void main() {
+  const uvec2 tile = banded_tile(GROUP);
   const uint tile_row = tile.x * TM, tile_col = tile.y * TN;
   const tensorLayoutNV<2> la = setTensorLayoutDimensionNV(createTensorLayoutNV(2), M, KC);
   const tensorLayoutNV<2> lb = setTensorLayoutDimensionNV(createTensorLayoutNV(2), KC, NC);
@@ -47,14 +44,4 @@ void multiply_tile(uvec2 tile) {
   }
   const tensorLayoutNV<2> lc = setTensorLayoutDimensionNV(createTensorLayoutNV(2), M, NC);
   coopMatStoreTensorNV(acc, c, 0, sliceTensorLayoutNV(lc, tile_row, TM, tile_col, TN));
-}
-
-void main() {
-  if (PERSISTENT == 0) {
-    multiply_tile(banded_tile(GROUP));
-    return;
-  }
-  const uint rows = M / TM, cols = NC / TN;
-  for (uint id = gl_WorkGroupID.x; id < rows * cols; id += gl_NumWorkGroups.x)
-    multiply_tile(banded_tile_of(id, rows, cols, GROUP));
 }

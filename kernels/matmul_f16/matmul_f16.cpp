@@ -24,7 +24,6 @@ namespace {
 // the fastest.
 struct WorkgroupPath {
   std::int64_t bk, buffers, rows, cols, group = 0;
-  bool persistent = false;  // one workgroup per multiprocessor, walking the tiles in turn
 };
 constexpr WorkgroupPath kWorkgroupPaths[] = {
     {32, 1, 1, 1},      // 3: 276 / 182
@@ -41,8 +40,6 @@ constexpr WorkgroupPath kWorkgroupPaths[] = {
     {32, 0, 1, 2, 16},  // 14: tensor layouts, tile x 2 tile, bands of 16: - / 324
     {32, 0, 1, 2},      // 15: as 14, row by row: - / 322
     {32, 0, 1, 1},      // 16: tensor layouts, tile x tile: 290 / -
-    {32, 0, 1, 2, 16, true},  // 17: as 14, one workgroup per multiprocessor walking the tiles
-    {32, 0, 1, 2, 0, true},   // 18: as 15, the same
 };
 constexpr std::int64_t kFirstWorkgroupPath = 3;
 constexpr std::int64_t kLastWorkgroupPath = kFirstWorkgroupPath + std::size(kWorkgroupPaths) - 1;
@@ -100,8 +97,7 @@ PERFGATE_KERNEL(matmul_f16) {
                         " invocations for workgroup-scope matrices");
           if (w.buffers == 0)
             return VulkanPlan{{tensor_layout_dispatch("matmul_f16/matmul_f16_tensor", "matmul_f16", p, wg, tm, tn,
-                                                      std::uint32_t(w.group),
-                                                      w.persistent ? limits.compute_units : 0)}};
+                                                      std::uint32_t(w.group))}};
           const std::int64_t shared = tensor_staged_shared_bytes(tm, tn, w.bk, w.buffers);
           if (shared > std::int64_t(limits.max_shared_memory_bytes))
             throw Error("matmul_f16: staged=" + std::to_string(p["staged"]) +
