@@ -15,24 +15,40 @@ tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/baselines"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$tmp/cache"
-cases=("triad/cpu/n=1048576" "fma_peak/cpu/n=16384,iters=1024")
+# copy n=2^20 is the memory case whose A/A spread every boot of the 2-core CI-class machine
+# measured (docs/performance.md); triad n=2^20's 12 MiB, in the Zen 3 boot's shared L3, once
+# moved +22% between processes of the same code there, past its allowance.
+cases=("copy/cpu/n=1048576" "fma_peak/cpu/n=16384,iters=1024")
 opts=(--baselines "$tmp/baselines" --cache-dir "$tmp/cache" --backend cpu)
 
-# propose_and_approve CANDIDATE BASELINES [options]: exits 77 when the machine was too busy.
+# propose_and_approve STABLE CANDIDATE BASELINES [options]: exits 77 when the machine was too
+# busy. With STABLE=stable a proposal that calls a case unstable is measured again (up to three
+# proposals): its allowance is then wide enough to pass what half the threads do to a kernel
+# whose two threads shared a core in some runs (seen on a 2-vCPU VM: fma_peak's 2-thread runs
+# 29-60% apart, half the threads +40..+51%), so the slowdown half could not judge it.
 propose_and_approve() {
-  local candidate=$1 baselines=$2 rc=0
-  shift 2
-  "$PERFGATE" baseline propose --runs 5 --out "$candidate" --cache-dir "$tmp/cache" --backend cpu \
-    --baselines "$baselines" "$@" "${cases[@]}" >"$candidate.log" 2>&1 || rc=$?
-  cat "$candidate.log"
-  if [ "$rc" -eq 2 ] && grep -q "the machine was busy" "$candidate.log"; then
-    echo "SKIP: the machine was too busy to propose a baseline that can judge these cases"
-    exit 77
-  fi
-  [ "$rc" -eq 0 ] || { echo "FAIL: propose exited $rc" >&2; exit 1; }
-  "$PERFGATE" baseline approve "$candidate" --by "e2e" --reason "A/A test" --yes --baselines "$baselines"
+  local stable=$1 candidate=$2 baselines=$3 rc attempt
+  shift 3
+  for attempt in 1 2 3; do
+    rc=0
+    "$PERFGATE" baseline propose --runs 5 --out "$candidate" --cache-dir "$tmp/cache" --backend cpu \
+      --baselines "$baselines" "$@" "${cases[@]}" >"$candidate.log" 2>&1 || rc=$?
+    cat "$candidate.log"
+    if [ "$rc" -eq 2 ] && grep -q "the machine was busy" "$candidate.log"; then
+      echo "SKIP: the machine was too busy to propose a baseline that can judge these cases"
+      exit 77
+    fi
+    [ "$rc" -eq 0 ] || { echo "FAIL: propose exited $rc" >&2; exit 1; }
+    if [ "$stable" != stable ] || ! grep -q "^unstable: " "$candidate.log"; then
+      "$PERFGATE" baseline approve "$candidate" --by "e2e" --reason "A/A test" --yes --baselines "$baselines"
+      return
+    fi
+    echo "proposal $attempt called a case unstable: measuring again"
+  done
+  echo "SKIP: three proposals called a case unstable: the machine's cores were too busy to judge a 2x slowdown"
+  exit 77
 }
-propose_and_approve "$tmp/candidate.yaml" "$tmp/baselines"
+propose_and_approve any "$tmp/candidate.yaml" "$tmp/baselines"
 
 # A/A: three times in a row, each a separate perfgate check process.
 for round in 1 2 3; do
@@ -66,7 +82,7 @@ defaults:
     gflops: {direction: higher, max_regression_pct: 25}
 YAML
 mkdir -p "$tmp/raw-baselines"
-propose_and_approve "$tmp/raw-candidate.yaml" "$tmp/raw-baselines" --thresholds "$tmp/strict"
+propose_and_approve stable "$tmp/raw-candidate.yaml" "$tmp/raw-baselines" --thresholds "$tmp/strict"
 for c in "${cases[@]}"; do
   set +e
   out=$(OMP_NUM_THREADS=$((cores / 2)) "$PERFGATE" check "$c" --cache-dir "$tmp/cache" --backend cpu \
