@@ -20,7 +20,8 @@ InvocationArgs invocation() {
   return {"build/perfgate",
           {"copy/cpu/*", "--backend", "cpu"},
           {"--thresholds", "/tmp/t h"},
-          {"--baselines", "/tmp/b"}};
+          {"--baselines", "/tmp/b"},
+          "/tmp/b"};
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -48,7 +49,15 @@ TEST(ReportNextSteps, OncePerRunWithTheCommandsForThisMachine) {
                       "/tmp/b --base BUILD\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("baselines/cpu-test-machine-2t/"), std::string::npos) << text;
+  EXPECT_NE(text.find("then commit /tmp/b/cpu-test-machine-2t/;"), std::string::npos) << text;
+}
+
+TEST(ReportNextSteps, NamesTheProjectsBaselinesFolderByDefault) {
+  InvocationArgs how = invocation();
+  how.place.clear();
+  how.baselines_dir = InvocationArgs{}.baselines_dir;
+  const std::string text = render_next_steps(run_without_baselines(1), how, false);
+  EXPECT_NE(text.find("then commit baselines/cpu-test-machine-2t/;"), std::string::npos) << text;
 }
 
 TEST(ReportNextSteps, NamesOnlyTheMissingCasesWhereTheMachineHasBaselines) {

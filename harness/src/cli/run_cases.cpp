@@ -57,6 +57,19 @@ void write_case_results(const std::string& dir, const RunResult& run) {
   }
 }
 
+// The baselines folder as the commit names it: relative to the project where inside it (the
+// committed "baselines"), else as given (--baselines, PERFGATE_BASELINES_DIR).
+std::string shown_baselines_dir(const std::string& dir, const std::string& project_dir) {
+  namespace fs = std::filesystem;
+  if (!project_dir.empty()) {
+    std::error_code ec;
+    const fs::path inside =
+        fs::weakly_canonical(dir, ec).lexically_relative(fs::weakly_canonical(project_dir, ec));
+    if (!ec && !inside.empty() && *inside.begin() != "..") return inside.generic_string();
+  }
+  return fs::path(dir).lexically_normal().generic_string();
+}
+
 // The arguments that select and measure the same cases again, for the printed commands.
 InvocationArgs invocation_args(const RunFlags& flags, const RunResult& run) {
   const CommonOptions& o = flags.common;
@@ -73,6 +86,7 @@ InvocationArgs invocation_args(const RunFlags& flags, const RunResult& run) {
   if (!o.device.empty() && flags.gpu_slot.empty()) how.place.insert(how.place.end(), {"--device", o.device});
   if (o.baselines_dir != flags.default_baselines_dir)
     how.place.insert(how.place.end(), {"--baselines", o.baselines_dir});
+  how.baselines_dir = shown_baselines_dir(o.baselines_dir, flags.project_dir);
   return how;
 }
 

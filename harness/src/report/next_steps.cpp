@@ -50,7 +50,8 @@ std::string render_next_steps(const RunResult& run, const InvocationArgs& how, b
       "\n";
   out += "  " + command_line(how.program, joined({"baseline", "approve", candidate}, how.place)) +
          " --by NAME --reason TEXT\n";
-  out += "then commit baselines/" + machine + "/; later runs on this machine judge against it.\n";
+  out += "then commit " + how.baselines_dir + "/" + machine +
+         "/; later runs on this machine judge against it.\n";
   out += "Or, on a shared runner, measure a change against its base build at the same moment:\n";
   out +=
       "  " +
