@@ -7,15 +7,14 @@
 #include <filesystem>
 
 #include "cli/baseline_subcommands.h"
+#include "cli/candidate_summary.h"
 #include "cli/child_process.h"
 #include "cli/options.h"
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
-#include "core/resolution.h"
 #include "core/scratch_dir.h"
 #include "judge/busy_runs.h"
 #include "judge/thresholds.h"
-#include "judge/verdict.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
@@ -45,31 +44,6 @@ std::vector<std::string> run_arguments(const CommonOptions& o, const fs::path& j
   return args;
 }
 
-bool inside(const fs::path& file, const fs::path& folder) {
-  const fs::path f = fs::weakly_canonical(fs::absolute(file));
-  const fs::path d = fs::weakly_canonical(fs::absolute(folder));
-  auto [end, _] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
-  return end == d.end();
-}
-
-// The cases whose runs are multimodal or drift: said now, so the reviewer knows which cases
-// will be judged with a wider allowance, and why.
-std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thresholds) {
-  std::string out;
-  int count = 0;
-  for (const CandidateCase& c : candidate.cases) {
-    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()),
-                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
-    if (!noise || !noise->noise.unstable) continue;
-    out += "  " + c.id + ": " + noise->noise.why +
-           " (catches >= " + resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";
-    ++count;
-  }
-  if (count == 0) return "";
-  return "unstable: " + std::to_string(count) + " case" + (count > 1 ? "s" : "") +
-         " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
-}
-
 // The cases of the last `wanted` runs that were measured on a busy machine (judge/busy_runs.h):
 // their runs disagree, or a run of a raw-timed case waited for cores. One line each.
 std::string busy_cases(const std::vector<RunResult>& runs, std::size_t wanted, const ThresholdSet& thresholds) {
@@ -94,7 +68,7 @@ std::string run_span(std::size_t first, std::size_t last) {
 }  // namespace
 
 int propose_main(const ProposeFlags& flags) {
-  if (!flags.out.empty() && inside(flags.out, flags.common.baselines_dir))
+  if (!flags.out.empty() && inside_folder(flags.out, flags.common.baselines_dir))
     throw Error("--out " + flags.out +
                 " is inside the baselines folder; only `perfgate baseline approve` writes there");
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
@@ -157,10 +131,7 @@ int propose_main(const ProposeFlags& flags) {
   if (const std::string left_out = skipped_cases(runs.front()); !left_out.empty())
     std::printf("left out: skipped on this device, so no baseline is proposed for them:%s\n", left_out.c_str());
   std::fputs(unstable_cases(candidate, thresholds).c_str(), stdout);
-  std::printf(
-      "review:  %s baseline diff %s --markdown\n"
-      "approve: %s baseline approve %s --by NAME --reason TEXT\n",
-      flags.binary_name.c_str(), out.string().c_str(), flags.binary_name.c_str(), out.string().c_str());
+  std::fputs(review_hints(flags.binary_name, out).c_str(), stdout);
   return 0;
 }
 

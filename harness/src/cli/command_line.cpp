@@ -149,6 +149,28 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
 }
 
+void add_baseline_merge(CLI::App& baseline, Context& context) {
+  auto flags = std::make_shared<MergeFlags>();
+  CLI::App* merge = baseline.add_subcommand(
+      "merge",
+      "Pool candidates proposed at different times on this machine into one candidate, so its noise "
+      "spans how the machine moves between periods (a shared runner's neighbours, its cache modes); refuses "
+      "candidates from "
+      "other machines, devices, drivers or builds, or of other code");
+  merge->add_option("files", flags->files, "Candidate files from perfgate baseline propose (two or more)")
+      ->required()
+      ->expected(2, -1)
+      ->check(CLI::ExistingFile);
+  merge->add_option("--out", flags->out, "Merged candidate file to write")->required();
+  flags->baselines_dir = context.baselines_dir();
+  flags->thresholds_dir = context.thresholds_dir();
+  flags->binary_name = context.binary_name;
+  merge->add_option("--baselines", flags->baselines_dir, "Approved baselines to diff against (read only)")
+      ->capture_default_str();
+  merge->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  merge->callback([flags, &context] { context.exit_code = merge_main(*flags); });
+}
+
 // --baselines and --markdown, for show and diff.
 void add_review_options(CLI::App& command, ReviewFlags& flags, const Context& context) {
   flags.baselines_dir = context.baselines_dir();
@@ -237,10 +259,11 @@ void add_baseline_drop(CLI::App& baseline, Context& context) {
 void add_baseline_command(CLI::App& app, Context& context) {
   CLI::App* baseline = app.add_subcommand(
       "baseline",
-      "Propose, review, approve and drop baselines: a new baseline enters baselines/ only when a "
+      "Propose, merge, review, approve and drop baselines: a new baseline enters baselines/ only when a "
       "named person approves it (docs/baselines.md)");
   baseline->require_subcommand(1);
   add_baseline_propose(*baseline, context);
+  add_baseline_merge(*baseline, context);
   add_baseline_review(*baseline, context);
   add_baseline_approve(*baseline, context);
   add_baseline_drop(*baseline, context);

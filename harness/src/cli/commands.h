@@ -50,7 +50,7 @@ struct CompareFlags {
 };
 int compare_main(const CompareFlags& flags);
 
-// baseline propose, show, diff, approve, drop.
+// baseline propose, merge, show, diff, approve, drop.
 struct ProposeFlags {
   CommonOptions common;
   // Five: enough for the noise model to set one odd run apart (from four runs) and to see two
@@ -60,6 +60,15 @@ struct ProposeFlags {
   std::string binary_name;  // the hints name the command that was run
 };
 int propose_main(const ProposeFlags& flags);
+
+struct MergeFlags {
+  std::vector<std::string> files;  // candidates from `baseline propose`, two or more
+  std::string out;
+  std::string baselines_dir;  // to diff against (read only)
+  std::string thresholds_dir;
+  std::string binary_name;
+};
+int merge_main(const MergeFlags& flags);
 
 struct ReviewFlags {
   std::string target;  // show: a case glob; diff: the candidate file

@@ -1,0 +1,42 @@
+#include "cli/candidate_summary.h"
+
+#include <algorithm>
+
+#include "core/resolution.h"
+#include "judge/verdict.h"
+
+namespace perfgate {
+
+namespace fs = std::filesystem;
+
+bool inside_folder(const fs::path& file, const fs::path& folder) {
+  const fs::path f = fs::weakly_canonical(fs::absolute(file));
+  const fs::path d = fs::weakly_canonical(fs::absolute(folder));
+  auto [end, _] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
+  return end == d.end();
+}
+
+// Said when the candidate is written, so the reviewer knows which cases will be judged with a
+// wider allowance, and why.
+std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thresholds) {
+  std::string out;
+  int count = 0;
+  for (const CandidateCase& c : candidate.cases) {
+    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()),
+                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
+    if (!noise || !noise->noise.unstable) continue;
+    out += "  " + c.id + ": " + noise->noise.why +
+           " (catches >= " + resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";
+    ++count;
+  }
+  if (count == 0) return "";
+  return "unstable: " + std::to_string(count) + " case" + (count > 1 ? "s" : "") +
+         " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
+}
+
+std::string review_hints(const std::string& binary_name, const fs::path& file) {
+  return "review:  " + binary_name + " baseline diff " + file.string() + " --markdown\n" +
+         "approve: " + binary_name + " baseline approve " + file.string() + " --by NAME --reason TEXT\n";
+}
+
+}  // namespace perfgate

@@ -1,0 +1,106 @@
+#include "store/candidate_merge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "judge/thresholds.h"
+#include "perfgate/error.h"
+#include "perfgate/metric_names.h"
+
+namespace perfgate {
+namespace {
+
+// The first fingerprint field on which `a` and `b` differ, as "name: A vs B"; "" when none.
+std::string fingerprint_difference(const Fingerprint& a, const Fingerprint& b) {
+  const auto text = [](const std::string& s) { return s.empty() ? std::string("(none)") : s; };
+  const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
+      {"machine_id", {a.machine_id, b.machine_id}},
+      {"backend", {a.backend, b.backend}},
+      {"device_name", {a.device_name, b.device_name}},
+      {"vendor_id", {std::to_string(a.vendor_id), std::to_string(b.vendor_id)}},
+      {"device_id", {std::to_string(a.device_id), std::to_string(b.device_id)}},
+      {"driver_version", {a.driver_version, b.driver_version}},
+      {"api_version", {a.api_version, b.api_version}},
+      {"device_uuid", {a.device_uuid, b.device_uuid}},
+      {"cpu_model", {a.cpu_model, b.cpu_model}},
+      {"cpu_threads", {std::to_string(a.cpu_threads), std::to_string(b.cpu_threads)}},
+      {"compiler", {a.compiler, b.compiler}},
+      {"build_type", {a.build_type, b.build_type}},
+      {"build_flags", {a.build_flags, b.build_flags}},
+  };
+  for (const auto& [name, values] : fields)
+    if (values.first != values.second)
+      return std::string(name) + ": " + text(values.first) + " vs " + text(values.second);
+  return "";
+}
+
+std::string cache_text(const std::optional<bool>& fits) {
+  return fits ? (*fits ? "in cache" : "not in cache") : "unknown";
+}
+
+}  // namespace
+
+Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::string& created_at) {
+  if (parts.size() < 2) throw Error("refusing to merge: give two or more candidate files");
+  const NamedCandidate& first = parts.front();
+  Candidate merged = first.candidate;
+  merged.created_at = created_at;
+  merged.digest.clear();
+  std::map<std::string, std::vector<double>> waits;  // per case, one share per part, weighted below
+  for (const CandidateCase& c : merged.cases) waits[c.id].push_back(c.cpu_wait_share);
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    const NamedCandidate& part = parts[p];
+    const std::string pair = first.file + " and " + part.file;
+    if (const std::string why =
+            fingerprint_difference(first.candidate.fingerprint, part.candidate.fingerprint);
+        !why.empty())
+      throw Error("refusing to merge " + pair + ": measured on different machines or builds (" + why +
+                  "); each is a baseline of its own");
+    if (part.candidate.cases.size() != merged.cases.size())
+      throw Error("refusing to merge " + pair + ": they hold " + std::to_string(merged.cases.size()) +
+                  " and " + std::to_string(part.candidate.cases.size()) +
+                  " cases; propose the same selection each time");
+    merged.measured_at = std::min(merged.measured_at, part.candidate.measured_at);
+    merged.run_ids.insert(merged.run_ids.end(), part.candidate.run_ids.begin(), part.candidate.run_ids.end());
+    for (std::size_t i = 0; i < merged.cases.size(); ++i) {
+      CandidateCase& into = merged.cases[i];
+      const CandidateCase& from = part.candidate.cases[i];  // both sorted by id
+      if (from.id != into.id)
+        throw Error("refusing to merge " + pair + ": " + into.id + " is missing from " +
+                    (from.id < into.id ? first.file : part.file));
+      if (from.source_hash != into.source_hash)
+        throw Error("refusing to merge " + pair + ": the source of " + into.id +
+                    " changed between them; its runs measured different code");
+      if (from.calibration_reference != into.calibration_reference)
+        throw Error("refusing to merge " + pair + ": " + into.id +
+                    " was calibrated against different "
+                    "references; its relative times do not pool");
+      if (from.fits_in_cache != into.fits_in_cache)
+        throw Error("refusing to merge " + pair + ": " + into.id + " was " + cache_text(into.fits_in_cache) +
+                    " in one and " + cache_text(from.fits_in_cache) + " in the other");
+      if (bound_by_memory(into.bound) && !bound_by_memory(from.bound)) into.bound = from.bound;
+      if (from.runs.count(metric::latency_ns) == 0)
+        throw Error("refusing to merge " + pair + ": " + into.id + " has no latency_ns runs in " + part.file);
+      for (const auto& [metric, runs] : from.runs) {
+        auto& target = into.runs[metric];
+        target.insert(target.end(), runs.begin(), runs.end());
+      }
+      waits[into.id].push_back(from.cpu_wait_share);
+    }
+  }
+  // The share of time its threads waited, over every run: each part's median weighted by its runs.
+  for (CandidateCase& c : merged.cases) {
+    double weighted = 0;
+    std::size_t runs = 0;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      weighted += waits[c.id][p] * double(parts[p].candidate.run_ids.size());
+      runs += parts[p].candidate.run_ids.size();
+    }
+    c.cpu_wait_share = runs > 0 ? std::stod(fmt::format("{:.3g}", weighted / double(runs))) : 0;
+  }
+  return merged;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# merge pools two real proposals of the same cases into one candidate with every run, which
+# diff and approve take like a proposed one; what is not one machine's same code is refused,
+# with nothing written. (Whether a pooled baseline judges better is a study, docs/performance.md.)
+# Runs beside other tests: it judges no measurement; its proposals' thresholds allow any spread.
+source "$(dirname "$0")/../store/e2e_lib.bash"
+source "$(dirname "$0")/../measure/e2e_peaks.bash"
+seed_peaks "$WORK/cache"
+
+propose "$WORK/morning.yaml" 65536 131072 && propose "$WORK/evening.yaml" 65536 131072 || fail "proposing"
+before=$(snapshot)
+expect 0 "candidate: $WORK/day.yaml \(4 runs from 2 candidates\)" -- "$PERFGATE" baseline merge \
+  "$WORK/morning.yaml" "$WORK/evening.yaml" --out "$WORK/day.yaml" --baselines "$BASELINES" \
+  --thresholds "$PROPOSE_THRESHOLDS"
+[ "$before" = "$(snapshot)" ] || fail "merge changed baselines/"
+# Every run of both proposals (a line per run and metric), every sample as it was measured.
+runs() { grep -c -- '- \[' "$1"; }
+[ "$(runs "$WORK/day.yaml")" -eq "$(($(runs "$WORK/morning.yaml") + $(runs "$WORK/evening.yaml")))" ] ||
+  fail "the merged candidate does not hold every run of both"
+first_run=$(grep -m1 -- '- \[' "$WORK/morning.yaml")
+grep -qF -- "$first_run" "$WORK/day.yaml" || fail "a run's samples changed in the merge"
+expect 0 "digest ok" -- "$PERFGATE" baseline diff "$WORK/day.yaml" --baselines "$BASELINES"
+approve "$WORK/day.yaml" e2e "two periods pooled" >/dev/null || fail "approving the merged candidate"
+all_valid || fail "a baseline file does not parse after approving a merged candidate"
+expect 0 "copy/cpu/n=65536 +4 x [0-9]+ .* two periods pooled" -- "$PERFGATE" baseline show copy \
+  --baselines "$BASELINES" --thresholds "$PROPOSE_THRESHOLDS"
+after=$(snapshot)
+
+# Refused, nothing written: other cases, an edited candidate, one file, --out inside baselines/.
+propose "$WORK/other.yaml" 65536 || fail "proposing"
+expect 2 "they hold 2 and 1 cases" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/other.yaml" \
+  --out "$WORK/no.yaml" --baselines "$BASELINES"
+sed -E '0,/- \[[0-9]/s/- \[([0-9])/- [9\1/' "$WORK/evening.yaml" >"$WORK/edited.yaml"
+expect 2 "digest" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/edited.yaml" --out "$WORK/no.yaml" \
+  --baselines "$BASELINES"
+expect 2 "files" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES"
+expect 2 "inside the baselines folder" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/evening.yaml" \
+  --out "$BASELINES/$MACHINE/x.yaml" --baselines "$BASELINES"
+# Pooled runs that would allow more than propose_max_allowed_pct (here any spread at all) are
+# refused as propose refuses a busy machine's runs.
+mkdir -p "$WORK/strict"
+sed -E 's/^( +propose_max_allowed_pct:) [0-9.]+/\1 0.0001/' "$PERFGATE_SOURCE_DIR/thresholds/default.yaml" \
+  >"$WORK/strict/default.yaml"
+expect 2 "refusing to merge: pooled, these cases' runs disagree as on a busy machine" -- "$PERFGATE" baseline \
+  merge "$WORK/morning.yaml" "$WORK/evening.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES" \
+  --thresholds "$WORK/strict"
+[ ! -e "$WORK/no.yaml" ] || fail "a refused merge wrote a candidate"
+[ "$after" = "$(snapshot)" ] || fail "a refused merge changed baselines/"
+exit $FAILED
