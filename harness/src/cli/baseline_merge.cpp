@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
+#include "core/path_within.h"
 #include "judge/busy_runs.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
@@ -17,7 +18,7 @@
 namespace perfgate {
 
 int merge_main(const MergeFlags& flags) {
-  if (inside_folder(flags.out, flags.baselines_dir))
+  if (path_within(flags.out, flags.baselines_dir))
     throw Error("--out " + flags.out +
                 " is inside the baselines folder; only `perfgate baseline approve` writes there");
   std::vector<NamedCandidate> parts;

@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
+#include "core/path_within.h"
 #include "core/scratch_dir.h"
 #include "judge/busy_runs.h"
 #include "judge/thresholds.h"
@@ -68,7 +69,7 @@ std::string run_span(std::size_t first, std::size_t last) {
 }  // namespace
 
 int propose_main(const ProposeFlags& flags) {
-  if (!flags.out.empty() && inside_folder(flags.out, flags.common.baselines_dir))
+  if (!flags.out.empty() && path_within(flags.out, flags.common.baselines_dir))
     throw Error("--out " + flags.out +
                 " is inside the baselines folder; only `perfgate baseline approve` writes there");
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);

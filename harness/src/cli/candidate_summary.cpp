@@ -1,20 +1,11 @@
 #include "cli/candidate_summary.h"
 
-#include <algorithm>
-
 #include "core/resolution.h"
 #include "judge/verdict.h"
 
 namespace perfgate {
 
 namespace fs = std::filesystem;
-
-bool inside_folder(const fs::path& file, const fs::path& folder) {
-  const fs::path f = fs::weakly_canonical(fs::absolute(file));
-  const fs::path d = fs::weakly_canonical(fs::absolute(folder));
-  auto [end, _] = std::mismatch(d.begin(), d.end(), f.begin(), f.end());
-  return end == d.end();
-}
 
 // Said when the candidate is written, so the reviewer knows which cases will be judged with a
 // wider allowance, and why.

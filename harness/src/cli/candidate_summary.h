@@ -1,6 +1,5 @@
 #pragma once
-// What `baseline propose` and `baseline merge` say about the candidate they wrote, and where
-// they refuse to write it.
+// What `baseline propose` and `baseline merge` say about the candidate they wrote.
 #include <filesystem>
 #include <string>
 
@@ -8,10 +7,6 @@
 #include "store/candidate.h"
 
 namespace perfgate {
-
-// Whether `file` lies inside `folder` (both resolved): a candidate is never written into
-// baselines/, which only `baseline approve` changes.
-bool inside_folder(const std::filesystem::path& file, const std::filesystem::path& folder);
 
 // The cases whose runs are multimodal or drift, a line each with the allowance they will be
 // judged with, under an "unstable:" heading; "" when none.

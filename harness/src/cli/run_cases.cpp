@@ -11,6 +11,7 @@
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/file_lock.h"
+#include "core/path_within.h"
 #include "gate/gate.h"
 #include "gate/stored_measurement.h"
 #include "measure/busy_peaks.h"
@@ -60,14 +61,9 @@ void write_case_results(const std::string& dir, const RunResult& run) {
 // The baselines folder as the commit names it: relative to the project where inside it (the
 // committed "baselines"), else as given (--baselines, PERFGATE_BASELINES_DIR).
 std::string shown_baselines_dir(const std::string& dir, const std::string& project_dir) {
-  namespace fs = std::filesystem;
-  if (!project_dir.empty()) {
-    std::error_code ec;
-    const fs::path inside =
-        fs::weakly_canonical(dir, ec).lexically_relative(fs::weakly_canonical(project_dir, ec));
-    if (!ec && !inside.empty() && *inside.begin() != "..") return inside.generic_string();
-  }
-  return fs::path(dir).lexically_normal().generic_string();
+  if (const auto inside = project_dir.empty() ? std::nullopt : path_within(dir, project_dir))
+    return inside->generic_string();
+  return std::filesystem::path(dir).lexically_normal().generic_string();
 }
 
 // The arguments that select and measure the same cases again, for the printed commands.

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <vector>
 
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
@@ -48,8 +48,11 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::
   Candidate merged = first.candidate;
   merged.created_at = created_at;
   merged.digest.clear();
-  std::map<std::string, std::vector<double>> waits;  // per case, one share per part, weighted below
-  for (const CandidateCase& c : merged.cases) waits[c.id].push_back(c.cpu_wait_share);
+  // The share of time each case's threads waited, over every run: each part's weighted by its runs.
+  std::vector<double> waited(merged.cases.size());
+  std::size_t total_runs = first.candidate.run_ids.size();
+  for (std::size_t i = 0; i < merged.cases.size(); ++i)
+    waited[i] = merged.cases[i].cpu_wait_share * double(total_runs);
   for (std::size_t p = 1; p < parts.size(); ++p) {
     const NamedCandidate& part = parts[p];
     const std::string pair = first.file + " and " + part.file;
@@ -64,6 +67,7 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::
                   " cases; propose the same selection each time");
     merged.measured_at = std::min(merged.measured_at, part.candidate.measured_at);
     merged.run_ids.insert(merged.run_ids.end(), part.candidate.run_ids.begin(), part.candidate.run_ids.end());
+    total_runs += part.candidate.run_ids.size();
     for (std::size_t i = 0; i < merged.cases.size(); ++i) {
       CandidateCase& into = merged.cases[i];
       const CandidateCase& from = part.candidate.cases[i];  // both sorted by id
@@ -75,8 +79,7 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::
                     " changed between them; its runs measured different code");
       if (from.calibration_reference != into.calibration_reference)
         throw Error("refusing to merge " + pair + ": " + into.id +
-                    " was calibrated against different "
-                    "references; its relative times do not pool");
+                    " was calibrated against different references; its relative times do not pool");
       if (from.fits_in_cache != into.fits_in_cache)
         throw Error("refusing to merge " + pair + ": " + into.id + " was " + cache_text(into.fits_in_cache) +
                     " in one and " + cache_text(from.fits_in_cache) + " in the other");
@@ -87,19 +90,12 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::
         auto& target = into.runs[metric];
         target.insert(target.end(), runs.begin(), runs.end());
       }
-      waits[into.id].push_back(from.cpu_wait_share);
+      waited[i] += from.cpu_wait_share * double(part.candidate.run_ids.size());
     }
   }
-  // The share of time its threads waited, over every run: each part's median weighted by its runs.
-  for (CandidateCase& c : merged.cases) {
-    double weighted = 0;
-    std::size_t runs = 0;
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      weighted += waits[c.id][p] * double(parts[p].candidate.run_ids.size());
-      runs += parts[p].candidate.run_ids.size();
-    }
-    c.cpu_wait_share = runs > 0 ? std::stod(fmt::format("{:.3g}", weighted / double(runs))) : 0;
-  }
+  for (std::size_t i = 0; i < merged.cases.size(); ++i)
+    merged.cases[i].cpu_wait_share =
+        std::stod(fmt::format("{:.3g}", waited[i] / double(std::max<std::size_t>(total_runs, 1))));
   return merged;
 }
 
