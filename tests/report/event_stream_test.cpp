@@ -38,6 +38,8 @@ TEST_F(EventStreamTest, VulkanCaseHasOneLinePerDispatchWithGeometryThenTheCase) 
   c.stages = {{"partials", 40000, 80}, {"final", 10000, 20}};
   // As reflected from the SPIR-V: a literal size the specialization words do not show.
   c.local_sizes = {{512, 1, 1}, {64, 2, 1}};
+  // As a driver reports them for the first pipeline; none for the second.
+  c.shader_statistics = {{{"Register Count", 40}, {"Spill Count", 0}}, {}};
   DeviceLimits limits;
   limits.max_workgroup_invocations = 1024;
   {
@@ -53,6 +55,9 @@ TEST_F(EventStreamTest, VulkanCaseHasOneLinePerDispatchWithGeometryThenTheCase) 
   EXPECT_EQ(lines[0]["host_encode_ns"], 420);
   EXPECT_EQ(lines[0]["local_size"], nlohmann::json::array({512, 1, 1}));
   EXPECT_EQ(lines[1]["local_size"], nlohmann::json::array({64, 2, 1}));
+  EXPECT_EQ(lines[0]["shader_statistics"]["Register Count"], 40);
+  EXPECT_EQ(lines[0]["shader_statistics"]["Spill Count"], 0);
+  EXPECT_FALSE(lines[1].contains("shader_statistics"));
   EXPECT_GE(lines[0]["groups"][0].get<int>(), 1);
   EXPECT_EQ(lines[1]["stage"], "final");
   EXPECT_EQ(lines[2]["type"], "case");

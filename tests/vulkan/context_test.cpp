@@ -2,12 +2,17 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
+#include <cstdio>
 
 #include "core/sysinfo.h"
 #include "measure/device.h"
+#include "perfgate/registry.h"
 #include "vulkan/vulkan_fixture.h"
 #ifdef PERFGATE_HAS_VULKAN
 #include "vulkan/context.h"
+#include "vulkan/pipeline_statistics.h"
+#include "vulkan/vulkan_case.h"
 #endif
 
 namespace perfgate {
@@ -66,6 +71,49 @@ TEST(VulkanContext, TimestampsAreUsable) {
   EXPECT_GT(context.info().timestamp_valid_bits, 0u);
   EXPECT_LE(context.info().timestamp_valid_bits, 64u);
   EXPECT_TRUE(context.info().host_query_reset);
+}
+
+TEST(VulkanContext, StatisticsReadAsNumbersWhateverTheirFormat) {
+  VkPipelineExecutableStatisticKHR s{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+  s.format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR;
+  s.value.b32 = VK_TRUE;
+  EXPECT_EQ(vk::statistic_value(s), 1);
+  s.format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR;
+  s.value.i64 = -3;
+  EXPECT_EQ(vk::statistic_value(s), -3);
+  s.format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR;
+  s.value.u64 = 255;
+  EXPECT_EQ(vk::statistic_value(s), 255);
+  s.format = VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR;
+  s.value.f64 = 0.25;
+  EXPECT_EQ(vk::statistic_value(s), 0.25);
+}
+
+// Where the driver offers VK_KHR_pipeline_executable_properties, every pipeline of a case
+// carries its statistics (the NVIDIA driver's register count among them); where not (llvmpipe
+// of Mesa 22), none, and the test says so.
+TEST(VulkanContext, PipelinesCarryTheDriversStatisticsWhereItOffersThem) {
+  PERFGATE_VULKAN_DEVICE_OR_SKIP(device);
+  auto context = std::make_shared<vk::Context>("");
+  const KernelDef* reduce = find_kernel("reduce");
+  ASSERT_NE(reduce, nullptr);
+  const Params params({{"n", 100003}, {"wg", 256}});
+  vk::VulkanCase prepared(context, *reduce, params, reduce->buffer_specs(params), context->kernel_limits(),
+                          1 << 20);
+  const auto statistics = prepared.shader_statistics();
+  ASSERT_EQ(statistics.size(), prepared.plan().dispatches.size());
+  if (!context->info().pipeline_statistics) {
+    for (const auto& s : statistics) EXPECT_TRUE(s.empty());
+    GTEST_SKIP() << context->info().name() << " does not offer VK_KHR_pipeline_executable_properties";
+  }
+  for (const auto& s : statistics) {
+    ASSERT_FALSE(s.empty());
+    for (const ShaderStatistic& one : s) {
+      EXPECT_FALSE(one.name.empty());
+      EXPECT_TRUE(std::isfinite(one.value)) << one.name;
+      std::printf("%s = %g\n", one.name.c_str(), one.value);
+    }
+  }
 }
 #endif
 

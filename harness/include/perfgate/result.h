@@ -86,6 +86,13 @@ struct Confirmation {
   double change_pct = 0;
 };
 
+// A statistic the driver reports of a compiled shader, by its own name: "Register Count",
+// "Spill Count", ... (Vulkan, VK_KHR_pipeline_executable_properties; none where not offered).
+struct ShaderStatistic {
+  std::string name;
+  double value = 0;
+};
+
 struct StageTiming {  // one component of a multi-dispatch plan
   std::string name;
   double latency_ns = 0;  // median per dispatch of the plan
@@ -161,6 +168,7 @@ struct CaseResult {
   std::string device_uuid;
   std::string gpu_slot;  // the CTest `gpus` resource id it ran on, "" without a resource spec
   std::vector<std::array<std::uint32_t, 3>> local_sizes;  // per dispatch, from the SPIR-V (Vulkan)
+  std::vector<std::vector<ShaderStatistic>> shader_statistics;  // per dispatch, where the driver reports them
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };
 

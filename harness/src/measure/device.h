@@ -43,6 +43,9 @@ class PreparedCase {
   // Each dispatch's workgroup size as its shader runs it (Vulkan: from the SPIR-V and the
   // specialization); empty where there are no workgroups (the CPU).
   virtual std::vector<std::array<std::uint32_t, 3>> local_sizes() const { return {}; }
+  // Each dispatch's compiled shader as its driver describes it (ShaderStatistic); empty where
+  // the driver does not say (or the CPU).
+  virtual std::vector<std::vector<ShaderStatistic>> shader_statistics() const { return {}; }
 };
 
 class Device {

@@ -161,6 +161,7 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
       result.metrics[metric::cold_latency_ns] = make_metric(samples.cold_device_ns);
     result.encode_ns = prepared->encode_ns_per_dispatch();
     result.local_sizes = prepared->local_sizes();
+    result.shader_statistics = prepared->shader_statistics();
     const auto names = prepared->stage_names();
     if (names.size() > 1 && samples.stage_ns.size() == names.size()) {
       double total = 0;

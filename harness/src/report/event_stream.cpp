@@ -45,6 +45,12 @@ std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, con
     // As the shader runs it (reflected from its SPIR-V); a literal local_size_x = 512 has no
     // specialization word to read it from.
     if (i < r.local_sizes.size()) e["local_size"] = r.local_sizes[i];
+    // The driver's own account of the compiled shader (registers, spills), where it gives one.
+    if (i < r.shader_statistics.size() && !r.shader_statistics[i].empty()) {
+      json statistics = json::object();
+      for (const ShaderStatistic& s : r.shader_statistics[i]) statistics[s.name] = s.value;
+      e["shader_statistics"] = std::move(statistics);
+    }
     // Per-stage GPU time where the plan has stages, else the whole (one-dispatch) plan's.
     e["gpu_ns"] = i < r.stages.size() ? r.stages[i].latency_ns : plan.dispatches.size() == 1 ? total_ns : 0.0;
     e["host_encode_ns"] = r.encode_ns;

@@ -7,6 +7,7 @@
 #include "core/no_device.h"
 #include "core/sysinfo.h"
 #include "perfgate/error.h"
+#include "vulkan/pipeline_statistics.h"
 #include "vulkan/vk_error.h"
 
 namespace perfgate::vk {
@@ -157,6 +158,7 @@ PhysicalDeviceInfo query(VkInstance instance, VkPhysicalDevice handle, int index
     vkGetPhysicalDeviceFeatures2(handle, &features);
     info.host_query_reset = features12.hostQueryReset == VK_TRUE;
     info.integer_dot_product = has_dot && dot.shaderIntegerDotProduct == VK_TRUE;
+    info.pipeline_statistics = offers_pipeline_statistics(handle);
     DeviceFeatures& f = info.features;
     f.shader_int16 = features.features.shaderInt16 == VK_TRUE;
     f.shader_int64 = features.features.shaderInt64 == VK_TRUE;
@@ -363,6 +365,15 @@ Context::Context(const std::string& selector) {
     }
     // Tensor cores through the newer extensions (subgroup and workgroup scope), where offered.
     const MatrixFeatureChain matrix_chain(info_.matrix, extensions, &features12.pNext);
+    // The driver's statistics of each compiled shader (registers, spills), where offered.
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    if (info_.pipeline_statistics) {
+      extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+      statistics.pipelineExecutableInfo = VK_TRUE;
+      statistics.pNext = features12.pNext;
+      features12.pNext = &statistics;
+    }
     // The spec requires enabling VK_KHR_portability_subset wherever a device offers it.
     if (has_extension(device_extensions(info_.handle), "VK_KHR_portability_subset"))
       extensions.push_back("VK_KHR_portability_subset");

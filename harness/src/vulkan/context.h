@@ -31,6 +31,7 @@ struct PhysicalDeviceInfo {
   DeviceFeatures features;                    // what shaders may need; all of it is enabled
   bool cooperative_matrix_f16 = false;        // VK_NV_cooperative_matrix 16x16x16 f16 -> f32, enabled
   MatrixFeatures matrix;                      // VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2, enabled
+  bool pipeline_statistics = false;           // VK_KHR_pipeline_executable_properties, enabled
   std::uint32_t compute_family = UINT32_MAX;  // UINT32_MAX: no compute queue with timestamps
   std::uint32_t timestamp_valid_bits = 0;
   std::uint32_t multiprocessors = 0;  // NVIDIA SMs or AMD CUs when the driver says

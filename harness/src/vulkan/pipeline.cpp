@@ -5,6 +5,7 @@
 #include "perfgate/error.h"
 #include "vulkan/buffer.h"
 #include "vulkan/context.h"
+#include "vulkan/pipeline_statistics.h"
 #include "vulkan/vk_error.h"
 
 namespace perfgate::vk {
@@ -87,8 +88,10 @@ Pipeline::Pipeline(const Context& context, std::string name, std::span<const std
     create.stage.pName = "main";
     create.stage.pSpecializationInfo = constants.empty() ? nullptr : &spec;
     create.layout = layout_;
+    if (context.info().pipeline_statistics) create.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &create, nullptr, &pipeline_),
           "vkCreateComputePipelines" + what);
+    if (context.info().pipeline_statistics) statistics_ = read_pipeline_statistics(device, pipeline_);
 
     if (!bindings.empty()) {
       VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,

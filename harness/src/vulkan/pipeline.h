@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "perfgate/kernel.h"
+#include "perfgate/result.h"
 
 namespace perfgate::vk {
 
@@ -42,6 +43,9 @@ class Pipeline {
   // Sets 0, 1, ... in order, for one vkCmdBindDescriptorSets.
   const std::vector<VkDescriptorSet>& descriptor_sets() const { return sets_; }
   std::uint32_t push_constant_bytes() const { return push_constant_bytes_; }
+  // What the driver reports of the compiled shader, where the device offers it
+  // (vulkan/pipeline_statistics.h); else empty.
+  const std::vector<ShaderStatistic>& statistics() const { return statistics_; }
 
  private:
   void release();
@@ -55,6 +59,7 @@ class Pipeline {
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   std::vector<VkDescriptorSet> sets_;
+  std::vector<ShaderStatistic> statistics_;
 };
 
 }  // namespace perfgate::vk

@@ -69,6 +69,12 @@ VulkanCase::VulkanCase(std::shared_ptr<Context> context, const KernelDef& kernel
   }
 }
 
+std::vector<std::vector<ShaderStatistic>> VulkanCase::shader_statistics() const {
+  std::vector<std::vector<ShaderStatistic>> out;
+  for (const auto& p : pipelines_) out.push_back(p->statistics());
+  return out;
+}
+
 void VulkanCase::upload(const Buffers& host) {
   std::vector<std::size_t> poisoned;
   for (std::size_t i = 0; i < specs_.size(); ++i) {

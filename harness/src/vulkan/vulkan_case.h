@@ -32,6 +32,7 @@ class VulkanCase final : public PreparedCase {
   std::vector<std::string> stage_names() const override;
   double encode_ns_per_dispatch() const override { return encode_ns_per_dispatch_; }
   std::vector<std::array<std::uint32_t, 3>> local_sizes() const override { return local_sizes_; }
+  std::vector<std::vector<ShaderStatistic>> shader_statistics() const override;
 
   const VulkanPlan& plan() const { return plan_; }
 
