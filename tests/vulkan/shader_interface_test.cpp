@@ -48,6 +48,31 @@ TEST(VulkanShaderInterface, ReflectsTheCopyShader) {
   EXPECT_EQ(copy.local_size_with(wider.all_constants()), (std::array<std::uint32_t, 3>{512, 1, 1}));
 }
 
+// A shader compiled for SPIR-V 1.6 (the matrix shaders' glslc, --target-env=vulkan1.3) sizes its
+// workgroup with LocalSizeId: local_size_x_id = 0 is still the dispatch's word 0.
+TEST(VulkanShaderInterface, ReflectsAWorkgroupSizedByConstantIds) {
+  const auto spirv = find_shader("matmul_f16/matmul_f16_tensor");
+  if (spirv.empty())
+    GTEST_SKIP() << "this build has no VK_NV_cooperative_matrix2 shaders (no glslc for them)";
+  const vk::ShaderInterface tensor = vk::reflect_shader("matmul_f16/matmul_f16_tensor", spirv);
+  EXPECT_EQ(tensor.local_size_constant[0], 0);
+  EXPECT_EQ(tensor.local_size_constant[1], -1);
+  EXPECT_EQ(tensor.local_size[1], 1u);
+  EXPECT_EQ(tensor.local_size_with({SpecConstant::of(0, 256u)}), (std::array<std::uint32_t, 3>{256, 1, 1}));
+}
+
+// A module this SPIRV-Cross cannot parse (VK_NV_cooperative_matrix opcodes, SPIR-V 1.5 from
+// Debian 12's glslc) still gives its workgroup size: a BuiltIn WorkgroupSize composite whose x
+// is local_size_x_id = 0.
+TEST(VulkanShaderInterface, ReflectsTheWorkgroupSizeOfAModuleItCannotParse) {
+  const vk::ShaderInterface fragments =
+      vk::reflect_shader("matmul_f16/matmul_f16_coopmat", find_shader("matmul_f16/matmul_f16_coopmat"));
+  ASSERT_FALSE(fragments.unreadable.empty());
+  EXPECT_EQ(fragments.local_size_constant[0], 0);
+  EXPECT_EQ(fragments.local_size_with({SpecConstant::of(0, 128u)}),
+            (std::array<std::uint32_t, 3>{128, 1, 1}));
+}
+
 TEST(VulkanShaderInterface, AShortPushConstantRangeIsRefused) {
   Dispatch d = copy_dispatch();
   d.push_constants.clear();

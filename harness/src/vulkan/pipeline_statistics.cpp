@@ -35,6 +35,21 @@ double statistic_value(const VkPipelineExecutableStatisticKHR& statistic) {
   }
 }
 
+namespace {
+
+// A Vulkan query's two calls, its count then its items, each item with its sType set.
+template <class Item, class Query>
+std::vector<Item> query_all(Item blank, Query query, const char* what) {
+  std::uint32_t count = 0;
+  check(query(&count, nullptr), what);
+  std::vector<Item> items(count, blank);
+  check(query(&count, items.data()), what);
+  items.resize(count);
+  return items;
+}
+
+}  // namespace
+
 std::vector<ShaderStatistic> read_pipeline_statistics(VkDevice device, VkPipeline pipeline) {
   // Extension commands: the loader exports only the core ones.
   const auto executables_of = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
@@ -44,22 +59,24 @@ std::vector<ShaderStatistic> read_pipeline_statistics(VkDevice device, VkPipelin
   if (!executables_of || !statistics_of) return {};
   VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
   info.pipeline = pipeline;
-  std::uint32_t count = 0;
-  check(executables_of(device, &info, &count, nullptr), "vkGetPipelineExecutablePropertiesKHR");
-  std::vector<VkPipelineExecutablePropertiesKHR> executables(
-      count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
-  check(executables_of(device, &info, &count, executables.data()), "vkGetPipelineExecutablePropertiesKHR");
+  const auto executables = query_all(
+      VkPipelineExecutablePropertiesKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR},
+      [&](std::uint32_t* n, VkPipelineExecutablePropertiesKHR* out) {
+        return executables_of(device, &info, n, out);
+      },
+      "vkGetPipelineExecutablePropertiesKHR");
   std::vector<ShaderStatistic> out;
-  for (std::uint32_t i = 0; i < count; ++i) {
+  for (std::uint32_t i = 0; i < executables.size(); ++i) {
     VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
     executable.pipeline = pipeline;
     executable.executableIndex = i;
-    std::uint32_t n = 0;
-    check(statistics_of(device, &executable, &n, nullptr), "vkGetPipelineExecutableStatisticsKHR");
-    std::vector<VkPipelineExecutableStatisticKHR> statistics(
-        n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
-    check(statistics_of(device, &executable, &n, statistics.data()), "vkGetPipelineExecutableStatisticsKHR");
-    const std::string prefix = count > 1 ? std::string(executables[i].name) + ": " : "";
+    const auto statistics = query_all(
+        VkPipelineExecutableStatisticKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR},
+        [&](std::uint32_t* n, VkPipelineExecutableStatisticKHR* s) {
+          return statistics_of(device, &executable, n, s);
+        },
+        "vkGetPipelineExecutableStatisticsKHR");
+    const std::string prefix = executables.size() > 1 ? std::string(executables[i].name) + ": " : "";
     for (const auto& s : statistics) out.push_back({prefix + s.name, statistic_value(s)});
   }
   return out;

@@ -3,7 +3,10 @@
 #include <spirv_cross_c.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "perfgate/error.h"
@@ -111,6 +114,57 @@ std::vector<std::uint32_t> declared_capabilities(std::span<const std::uint32_t> 
   return capabilities;
 }
 
+// The workgroup size read from the words themselves: SPIRV-Cross (2021) cannot parse the
+// cooperative-matrix shaders at all, and does not resolve SPIR-V 1.6's OpExecutionModeId
+// LocalSizeId (glslc --target-env=vulkan1.3) into its constants. In order of precedence: a constant
+// decorated BuiltIn WorkgroupSize, LocalSizeId, the LocalSize literals; each size a constant's
+// value and, for a specialization constant, its SpecId.
+struct WorkgroupSize {
+  std::array<std::uint32_t, 3> size{1, 1, 1};
+  std::array<std::int64_t, 3> constant{-1, -1, -1};
+};
+std::optional<WorkgroupSize> workgroup_size_of(std::span<const std::uint32_t> words) {
+  constexpr std::uint32_t kExecutionMode = 16, kConstant = 43, kConstantComposite = 44, kSpecConstant = 50,
+                          kSpecConstantComposite = 51, kDecorate = 71, kExecutionModeId = 331;
+  constexpr std::uint32_t kLocalSize = 17, kLocalSizeId = 38, kSpecId = 1, kBuiltIn = 11,
+                          kWorkgroupSizeBuiltIn = 25;
+  std::array<std::uint32_t, 3> literal{}, ids{};
+  std::uint32_t builtin = 0;
+  std::map<std::uint32_t, std::uint32_t> values, spec_ids;
+  std::map<std::uint32_t, std::array<std::uint32_t, 3>> composites;
+  for (std::size_t at = 5; at < words.size();) {  // past the header
+    const std::uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size()) break;
+    const auto operand = [&](std::size_t i) { return words[at + 1 + i]; };
+    if (opcode == kExecutionMode && count == 6 && operand(1) == kLocalSize)
+      literal = {operand(2), operand(3), operand(4)};
+    else if (opcode == kExecutionModeId && count == 6 && operand(1) == kLocalSizeId)
+      ids = {operand(2), operand(3), operand(4)};
+    else if (opcode == kDecorate && count == 4 && operand(1) == kSpecId)
+      spec_ids[operand(0)] = operand(2);
+    else if (opcode == kDecorate && count == 4 && operand(1) == kBuiltIn &&
+             operand(2) == kWorkgroupSizeBuiltIn)
+      builtin = operand(0);
+    else if ((opcode == kConstant || opcode == kSpecConstant) && count == 4)
+      values[operand(1)] = operand(2);
+    else if ((opcode == kConstantComposite || opcode == kSpecConstantComposite) && count == 6)
+      composites[operand(1)] = {operand(2), operand(3), operand(4)};
+    at += count;
+  }
+  if (const auto c = composites.find(builtin); builtin != 0 && c != composites.end()) ids = c->second;
+  WorkgroupSize out;
+  if (ids[0] == 0) {
+    if (literal[0] == 0) return std::nullopt;
+    out.size = literal;
+    return out;
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (const auto v = values.find(ids[i]); v != values.end()) out.size[i] = v->second;
+    if (const auto c = spec_ids.find(ids[i]); c != spec_ids.end()) out.constant[i] = c->second;
+  }
+  return out;
+}
+
 }  // namespace
 
 ShaderInterface reflect_shader(const std::string& shader, std::span<const std::uint32_t> words) {
@@ -130,6 +184,10 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
     ShaderInterface unread;
     unread.unreadable = spvc_context_get_last_error_string(raw);
     unread.capabilities = declared_capabilities(words);
+    if (const auto size = workgroup_size_of(words)) {
+      unread.local_size = size->size;
+      unread.local_size_constant = size->constant;
+    }
     return unread;
   }
   spvc_compiler compiler = nullptr;
@@ -154,19 +212,9 @@ ShaderInterface reflect_shader(const std::string& shader, std::span<const std::u
       out.bindings.push_back({spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationDescriptorSet),
                               spvc_compiler_get_decoration(compiler, buffer.id, SpvDecorationBinding),
                               block_name(compiler, buffer)});
-  spvc_specialization_constant size_constants[3]{};
-  spvc_compiler_get_work_group_size_specialization_constants(compiler, &size_constants[0], &size_constants[1],
-                                                             &size_constants[2]);
-  for (unsigned i = 0; i < 3; ++i) {
-    if (size_constants[i].id != 0) {
-      out.local_size_constant[i] = size_constants[i].constant_id;
-      out.local_size[i] = spvc_constant_get_scalar_u32(
-          spvc_compiler_get_constant_handle(compiler, size_constants[i].id), 0, 0);
-    } else {
-      const unsigned literal =
-          spvc_compiler_get_execution_mode_argument_by_index(compiler, SpvExecutionModeLocalSize, i);
-      out.local_size[i] = literal > 0 ? literal : 1;
-    }
+  if (const auto size = workgroup_size_of(words)) {
+    out.local_size = size->size;
+    out.local_size_constant = size->constant;
   }
   const spvc_specialization_constant* constants = nullptr;
   std::size_t constant_count = 0;
