@@ -7,7 +7,6 @@
 #include "core/no_device.h"
 #include "core/sysinfo.h"
 #include "perfgate/error.h"
-#include "vulkan/pipeline_statistics.h"
 #include "vulkan/vk_error.h"
 
 namespace perfgate::vk {
@@ -155,10 +154,18 @@ PhysicalDeviceInfo query(VkInstance instance, VkPhysicalDevice handle, int index
     features11.pNext = &features12;
     const bool has_dot = has_extension(extensions, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME);
     if (has_dot) features12.pNext = &dot;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    const bool has_statistics =
+        has_extension(extensions, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (has_statistics) {
+      statistics.pNext = features12.pNext;
+      features12.pNext = &statistics;
+    }
     vkGetPhysicalDeviceFeatures2(handle, &features);
     info.host_query_reset = features12.hostQueryReset == VK_TRUE;
     info.integer_dot_product = has_dot && dot.shaderIntegerDotProduct == VK_TRUE;
-    info.pipeline_statistics = offers_pipeline_statistics(handle);
+    info.pipeline_statistics = has_statistics && statistics.pipelineExecutableInfo == VK_TRUE;
     DeviceFeatures& f = info.features;
     f.shader_int16 = features.features.shaderInt16 == VK_TRUE;
     f.shader_int64 = features.features.shaderInt64 == VK_TRUE;

@@ -1,29 +1,10 @@
 #include "vulkan/pipeline_statistics.h"
 
-#include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "vulkan/vk_error.h"
 
 namespace perfgate::vk {
-
-bool offers_pipeline_statistics(VkPhysicalDevice device) {
-  std::uint32_t count = 0;
-  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) return false;
-  std::vector<VkExtensionProperties> all(count);
-  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, all.data()) != VK_SUCCESS) return false;
-  if (std::none_of(all.begin(), all.end(), [](const VkExtensionProperties& e) {
-        return std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
-      }))
-    return false;
-  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR feature{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  features.pNext = &feature;
-  vkGetPhysicalDeviceFeatures2(device, &features);
-  return feature.pipelineExecutableInfo == VK_TRUE;
-}
 
 double statistic_value(const VkPipelineExecutableStatisticKHR& statistic) {
   switch (statistic.format) {

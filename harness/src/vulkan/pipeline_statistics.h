@@ -10,9 +10,6 @@
 
 namespace perfgate::vk {
 
-// Whether `device` offers the extension with its pipelineExecutableInfo feature.
-bool offers_pipeline_statistics(VkPhysicalDevice device);
-
 // A statistic's value as a number, whatever its format (a boolean as 0 or 1).
 double statistic_value(const VkPipelineExecutableStatisticKHR& statistic);
 
