@@ -87,7 +87,7 @@ struct Confirmation {
 };
 
 // A statistic the driver reports of a compiled shader, by its own name: "Register Count",
-// "Spill Count", ... (Vulkan, VK_KHR_pipeline_executable_properties; none where not offered).
+// "Local Memory Size", ... (Vulkan, VK_KHR_pipeline_executable_properties; none where not offered).
 struct ShaderStatistic {
   std::string name;
   double value = 0;

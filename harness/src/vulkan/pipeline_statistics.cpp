@@ -2,8 +2,6 @@
 
 #include <string>
 
-#include "vulkan/vk_error.h"
-
 namespace perfgate::vk {
 
 double statistic_value(const VkPipelineExecutableStatisticKHR& statistic) {
@@ -18,13 +16,14 @@ double statistic_value(const VkPipelineExecutableStatisticKHR& statistic) {
 
 namespace {
 
-// A Vulkan query's two calls, its count then its items, each item with its sType set.
+// A Vulkan query's two calls, its count then its items, each item with its sType set; none
+// where either fails.
 template <class Item, class Query>
-std::vector<Item> query_all(Item blank, Query query, const char* what) {
+std::vector<Item> query_all(Item blank, Query query) {
   std::uint32_t count = 0;
-  check(query(&count, nullptr), what);
+  if (query(&count, nullptr) != VK_SUCCESS) return {};
   std::vector<Item> items(count, blank);
-  check(query(&count, items.data()), what);
+  if (query(&count, items.data()) != VK_SUCCESS) return {};
   items.resize(count);
   return items;
 }
@@ -32,6 +31,7 @@ std::vector<Item> query_all(Item blank, Query query, const char* what) {
 }  // namespace
 
 std::vector<ShaderStatistic> read_pipeline_statistics(VkDevice device, VkPipeline pipeline) {
+  // A diagnostic: where the driver cannot say, the case is measured all the same.
   // Extension commands: the loader exports only the core ones.
   const auto executables_of = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
       vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
@@ -40,23 +40,21 @@ std::vector<ShaderStatistic> read_pipeline_statistics(VkDevice device, VkPipelin
   if (!executables_of || !statistics_of) return {};
   VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
   info.pipeline = pipeline;
-  const auto executables = query_all(
-      VkPipelineExecutablePropertiesKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR},
-      [&](std::uint32_t* n, VkPipelineExecutablePropertiesKHR* out) {
-        return executables_of(device, &info, n, out);
-      },
-      "vkGetPipelineExecutablePropertiesKHR");
+  const auto executables =
+      query_all(VkPipelineExecutablePropertiesKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR},
+                [&](std::uint32_t* n, VkPipelineExecutablePropertiesKHR* out) {
+                  return executables_of(device, &info, n, out);
+                });
   std::vector<ShaderStatistic> out;
   for (std::uint32_t i = 0; i < executables.size(); ++i) {
     VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
     executable.pipeline = pipeline;
     executable.executableIndex = i;
-    const auto statistics = query_all(
-        VkPipelineExecutableStatisticKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR},
-        [&](std::uint32_t* n, VkPipelineExecutableStatisticKHR* s) {
-          return statistics_of(device, &executable, n, s);
-        },
-        "vkGetPipelineExecutableStatisticsKHR");
+    const auto statistics =
+        query_all(VkPipelineExecutableStatisticKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR},
+                  [&](std::uint32_t* n, VkPipelineExecutableStatisticKHR* s) {
+                    return statistics_of(device, &executable, n, s);
+                  });
     const std::string prefix = executables.size() > 1 ? std::string(executables[i].name) + ": " : "";
     for (const auto& s : statistics) out.push_back({prefix + s.name, statistic_value(s)});
   }

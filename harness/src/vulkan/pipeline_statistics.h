@@ -15,7 +15,8 @@ double statistic_value(const VkPipelineExecutableStatisticKHR& statistic);
 
 // The statistics of every executable of `pipeline`, created with
 // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR on a device with the feature enabled; where a
-// pipeline has several executables, each name is prefixed with its executable's.
+// pipeline has several executables, each name is prefixed with its executable's. Empty where the
+// driver's queries fail: a diagnostic never stops a measurement.
 std::vector<ShaderStatistic> read_pipeline_statistics(VkDevice device, VkPipeline pipeline);
 
 }  // namespace perfgate::vk

@@ -100,17 +100,25 @@ void check_constants(const std::string& where, const Dispatch& dispatch, const S
   }
 }
 
-// The operands of the module's OpCapability instructions (opcode 17), which precede everything
-// else after the 5-word header: each instruction's first word is its word count << 16 | opcode.
+// Calls `f(opcode, operands)` for each instruction of the module after its 5-word header (each
+// instruction's first word is its word count << 16 | opcode), stopping at a malformed one.
+template <class F>
+void for_each_instruction(std::span<const std::uint32_t> words, F f) {
+  for (std::size_t at = 5; at < words.size();) {
+    const std::uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size()) return;
+    f(opcode, words.subspan(at + 1, count - 1));
+    at += count;
+  }
+}
+
+// The operands of the module's OpCapability instructions (opcode 17).
 std::vector<std::uint32_t> declared_capabilities(std::span<const std::uint32_t> words) {
   constexpr std::uint32_t kOpCapability = 17;
   std::vector<std::uint32_t> capabilities;
-  for (std::size_t at = 5; at < words.size();) {
-    const std::uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || at + count > words.size()) break;
-    if (opcode == kOpCapability && count == 2) capabilities.push_back(words[at + 1]);
-    at += count;
-  }
+  for_each_instruction(words, [&](std::uint32_t opcode, std::span<const std::uint32_t> operands) {
+    if (opcode == kOpCapability && operands.size() == 1) capabilities.push_back(operands[0]);
+  });
   return capabilities;
 }
 
@@ -132,25 +140,20 @@ std::optional<WorkgroupSize> workgroup_size_of(std::span<const std::uint32_t> wo
   std::uint32_t builtin = 0;
   std::map<std::uint32_t, std::uint32_t> values, spec_ids;
   std::map<std::uint32_t, std::array<std::uint32_t, 3>> composites;
-  for (std::size_t at = 5; at < words.size();) {  // past the header
-    const std::uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || at + count > words.size()) break;
-    const auto operand = [&](std::size_t i) { return words[at + 1 + i]; };
-    if (opcode == kExecutionMode && count == 6 && operand(1) == kLocalSize)
-      literal = {operand(2), operand(3), operand(4)};
-    else if (opcode == kExecutionModeId && count == 6 && operand(1) == kLocalSizeId)
-      ids = {operand(2), operand(3), operand(4)};
-    else if (opcode == kDecorate && count == 4 && operand(1) == kSpecId)
-      spec_ids[operand(0)] = operand(2);
-    else if (opcode == kDecorate && count == 4 && operand(1) == kBuiltIn &&
-             operand(2) == kWorkgroupSizeBuiltIn)
-      builtin = operand(0);
-    else if ((opcode == kConstant || opcode == kSpecConstant) && count == 4)
-      values[operand(1)] = operand(2);
-    else if ((opcode == kConstantComposite || opcode == kSpecConstantComposite) && count == 6)
-      composites[operand(1)] = {operand(2), operand(3), operand(4)};
-    at += count;
-  }
+  for_each_instruction(words, [&](std::uint32_t opcode, std::span<const std::uint32_t> op) {
+    if (opcode == kExecutionMode && op.size() == 5 && op[1] == kLocalSize)
+      literal = {op[2], op[3], op[4]};
+    else if (opcode == kExecutionModeId && op.size() == 5 && op[1] == kLocalSizeId)
+      ids = {op[2], op[3], op[4]};
+    else if (opcode == kDecorate && op.size() == 3 && op[1] == kSpecId)
+      spec_ids[op[0]] = op[2];
+    else if (opcode == kDecorate && op.size() == 3 && op[1] == kBuiltIn && op[2] == kWorkgroupSizeBuiltIn)
+      builtin = op[0];
+    else if ((opcode == kConstant || opcode == kSpecConstant) && op.size() == 3)
+      values[op[1]] = op[2];
+    else if ((opcode == kConstantComposite || opcode == kSpecConstantComposite) && op.size() == 5)
+      composites[op[1]] = {op[2], op[3], op[4]};
+  });
   if (const auto c = composites.find(builtin); builtin != 0 && c != composites.end()) ids = c->second;
   WorkgroupSize out;
   if (ids[0] == 0) {
