@@ -36,11 +36,15 @@ expect 2 "digest" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/edit
 expect 2 "files" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES"
 expect 2 "inside the baselines folder" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/evening.yaml" \
   --out "$BASELINES/$MACHINE/x.yaml" --baselines "$BASELINES"
-# Pooled runs that would allow more than propose_max_allowed_pct (here any spread at all) are
-# refused as propose refuses a busy machine's runs.
+# Pooled runs that would allow more than propose_max_allowed_pct are refused as propose refuses
+# a busy machine's runs. Here any spread at all is too much: the ceiling and the floors the noise
+# must pass are 0.0001% (runs of a quiet CI agreed within the 5% floor, and were not refused).
 mkdir -p "$WORK/strict"
-sed -E 's/^( +propose_max_allowed_pct:) [0-9.]+/\1 0.0001/' "$PERFGATE_SOURCE_DIR/thresholds/default.yaml" \
-  >"$WORK/strict/default.yaml"
+sed -E -e 's/^( +propose_max_allowed_pct:) [0-9.]+/\1 0.0001/' \
+  -e 's/(relative_latency: \{min_allowed_pct:) [0-9.]+, compute_min_allowed_pct: [0-9.]+/\1 0.0001, compute_min_allowed_pct: 0.0001/' \
+  "$PERFGATE_SOURCE_DIR/thresholds/default.yaml" >"$WORK/strict/default.yaml"
+grep -q 'relative_latency: {min_allowed_pct: 0.0001, compute_min_allowed_pct: 0.0001' "$WORK/strict/default.yaml" ||
+  fail "the strict thresholds did not lower the CPU floors (thresholds/default.yaml changed?)"
 expect 2 "refusing to merge: pooled, these cases' runs disagree as on a busy machine" -- "$PERFGATE" baseline \
   merge "$WORK/morning.yaml" "$WORK/evening.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES" \
   --thresholds "$WORK/strict"
