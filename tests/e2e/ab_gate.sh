@@ -78,8 +78,19 @@ expect 0 "100% tests passed" "ctest, head equal to base" -- \
 # calibrated ratio hides part of the slowdown (once on the 2-core Zen 3 boot: 2x in raw time,
 # +35% relative, allowed 37.5%). Past the caches the reference does not feel the case.
 stored_case="copy/cpu/n=33554432"
-"$PERFGATE" baseline propose --runs 3 --out "$tmp/candidate.yaml" --baselines "$tmp/baselines" "${opts[@]}" \
-  "$stored_case" > /dev/null
+# A machine too busy to propose is refused by design (judge/busy_runs.h): this half then has no
+# baseline to judge against, and the A/B halves above have still been checked.
+set +e
+proposed=$("$PERFGATE" baseline propose --runs 3 --out "$tmp/candidate.yaml" --baselines "$tmp/baselines" \
+  "${opts[@]}" "$stored_case" 2>&1)
+rc=$?
+set -e
+if [ "$rc" -eq 2 ] && grep -q "the machine was busy" <<<"$proposed"; then
+  echo "OK: A/A passed, 2x slower head regressed (directly and through ctest); the stored-baseline half" \
+    "not run: the machine was too busy to propose its baseline"
+  exit 0
+fi
+[ "$rc" -eq 0 ] || { echo "$proposed"; echo "FAIL: proposing the stored baseline exited $rc" >&2; exit 1; }
 "$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "stored-baseline half" --yes \
   --baselines "$tmp/baselines" > /dev/null
 # Where this check's threads wait for cores far more than the baseline's runs did (ctest beside a

@@ -44,7 +44,7 @@ void approve_and_kill_between_files(const BaselineStore& store, const std::strin
   ASSERT_GE(child, 0);
   if (child == 0) {
     UpdateRequest r = request();
-    r.test_delay = std::chrono::milliseconds(500);
+    r.test_delay = std::chrono::milliseconds(1500);  // a loaded machine may wake the parent late
     try {
       approve_candidate(store, candidate, r);
     } catch (...) {
@@ -52,7 +52,7 @@ void approve_and_kill_between_files(const BaselineStore& store, const std::strin
     ::_exit(0);
   }
   const auto copy = store.kernel_file("cpu-test-2t", "copy");
-  for (int i = 0; i < 1000 && read_file(copy) == old_copy; ++i)
+  for (int i = 0; i < 5000 && read_file(copy) == old_copy; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   ::kill(child, SIGKILL);
   int status = 0;
