@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "cli/fresh_measurement.h"
 #include "cli/run_info.h"
@@ -129,6 +130,13 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
                         std::chrono::minutes(10));
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   const BaselineStore baselines(flags.common.baselines_dir);
+  // A baseline file that cannot be read is an error before anything is measured: the device's
+  // peaks, where they are due, take seconds, and far more on a busy machine.
+  if (!flags.no_judge) {
+    std::set<std::string> kernels;
+    for (const auto& spec : cases) kernels.insert(spec.kernel->name());
+    for (const auto& kernel : kernels) baselines.load(device.fingerprint().machine_id, kernel);
+  }
   const DevicePeaks measured = device_peaks(device, flags.common.cache_path());
   // Once, on stderr (a check's stdout is what ctest reads): `% peak` rests on provisional ceilings.
   if (!measured.busy_why.empty())
