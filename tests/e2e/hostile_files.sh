@@ -62,6 +62,14 @@ refused "aliases" "copy.yaml:[0-9]+: an anchor"
 refused "billion laughs" "copy.yaml:1: an anchor"
 { echo "lol: [lol, lol]"; cat "$WORK/good-copy.yaml"; } >"$copy"
 refused "unknown key" "copy.yaml:1: lol: unknown key"
+# A proposal compared with an approved file that cannot be read keeps its runs: the candidate is
+# written first, then the error names the file; once the file is mended the candidate is whole.
+before=$(snapshot)
+expect 2 "copy.yaml:1: lol: unknown key" -- "$PERFGATE" baseline propose --runs 2 --quiet --out "$WORK/kept.yaml" \
+  --baselines "$BASELINES" "${SELECT[@]}" --thresholds "$PROPOSE_THRESHOLDS" --axis n=4096
+[ "$before" = "$(snapshot)" ] || fail "a proposal refused for a bad baseline changed the baselines folder"
+cp "$WORK/good-copy.yaml" "$copy"
+expect 0 "digest ok" -- "$PERFGATE" baseline diff "$WORK/kept.yaml" --baselines "$BASELINES"
 
 # Over the size limit (sparse: the limit is checked before a byte is read).
 cp "$WORK/good-copy.yaml" "$copy"

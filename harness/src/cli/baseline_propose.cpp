@@ -117,12 +117,14 @@ int propose_main(const ProposeFlags& flags) {
     c.digest = content_digest(c);
     return c;
   }();
-  const BaselineStore store(flags.common.baselines_dir);
-  const std::vector<DiffRow> rows = diff_candidate(store, candidate);
   const fs::path out =
       flags.out.empty() ? fs::path("candidate-" + candidate.machine_id() + ".yaml") : fs::path(flags.out);
   write_file_atomically(out, to_yaml(candidate));
   std::printf("candidate: %s\n", out.string().c_str());
+  std::fflush(stdout);
+  // Written before the approved baselines are read: a baseline file that cannot be read is an
+  // error then, and the minutes of runs measured are kept.
+  const std::vector<DiffRow> rows = diff_candidate(BaselineStore(flags.common.baselines_dir), candidate);
   if (set_aside > 0)
     std::printf(
         "set aside: %s of %zu, measured while the machine was busy (their cases' runs disagreed far\n"
