@@ -1,6 +1,6 @@
 // The floor a case gets follows its working set: a DRAM-sized case (fits_in_cache false) is held
 // to dram_min_allowed_pct where the thresholds give one, a cache-resident case keeps
-// min_allowed_pct and the other-device rule, and a fixed max_regression_pct is never narrowed.
+// min_allowed_pct, and a fixed max_regression_pct is never narrowed.
 // Seeded synthetic samples.
 #include <gtest/gtest.h>
 
@@ -24,8 +24,6 @@ Thresholds dram_thresholds() {
   t.metrics[metric::latency_ns].min_allowed_pct = 2;
   t.metrics[metric::latency_ns].dram_min_allowed_pct = 0.5;
   t.metrics[metric::latency_ns].min_change = 50;
-  t.other_device_min_pct = 6;
-  t.other_device_dram_min_pct = 1.5;
   return t;
 }
 
@@ -104,27 +102,6 @@ TEST(DramFloor, ANoisyDramCaseKeepsItsNoiseAllowance) {
   EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
   EXPECT_EQ(r.judgements.at(0).threshold_source, "noise");
   EXPECT_GT(r.judgements.at(0).threshold_pct, 1.0);
-}
-
-TEST(DramFloor, OnAnotherGpuEachKindOfCaseGetsItsOtherDeviceAllowance) {
-  std::mt19937_64 rng(7);
-  const BaselineCase b = dram_baseline(rng);
-  // +0.6%: what a DRAM-sized case moved between two GPUs of one model; the fine floor would fail it.
-  CaseResult shifted = measured(rng, 90540, false);
-  judge_against(shifted, b, dram_thresholds(), dram_device("ebf3a9ee66184672"));
-  EXPECT_EQ(shifted.verdict, Verdict::pass) << shifted.message;
-  EXPECT_DOUBLE_EQ(shifted.judgements.at(0).threshold_pct, 1.5);
-  EXPECT_EQ(shifted.judgements.at(0).threshold_source, "other device");
-  CaseResult dram = measured(rng, 91800, false);  // +2%: past the other-device allowance
-  judge_against(dram, b, dram_thresholds(), dram_device("ebf3a9ee66184672"));
-  EXPECT_EQ(dram.verdict, Verdict::regressed) << dram.message;
-  CaseResult same_gpu = measured(rng, 90540, false);  // the same +0.6% on the baseline's own GPU
-  judge_against(same_gpu, b, dram_thresholds(), dram_device());
-  EXPECT_EQ(same_gpu.verdict, Verdict::regressed) << same_gpu.message;
-  CaseResult cache = measured(rng, 90900, true);
-  judge_against(cache, b, dram_thresholds(), dram_device("ebf3a9ee66184672"));
-  EXPECT_EQ(cache.verdict, Verdict::pass) << cache.message;
-  EXPECT_EQ(cache.judgements.at(0).threshold_source, "other device");
 }
 
 TEST(DramFloor, AFixedAllowanceIsNeverNarrowed) {

@@ -163,7 +163,9 @@ TEST(LoadAllowance, ABusyBaselinesSpreadIsNoMeasureOfQuiet) {
     judge_against(busy_baseline, b, shared_machine(), Fingerprint{});
     EXPECT_EQ(relative(busy_baseline).reason.find("x its baseline's"), std::string::npos)
         << relative(busy_baseline).reason;
-    EXPECT_EQ(relative(busy_baseline).threshold_source, "load") << relative(busy_baseline).reason;
+    // Its rounds' spread excuses nothing; what it allows comes from this check's load, or from
+    // how little its own jittery runs' medians are known (stats/run_noise.h), never the floor.
+    EXPECT_NE(relative(busy_baseline).threshold_source, "floor") << relative(busy_baseline).reason;
   }
 }
 

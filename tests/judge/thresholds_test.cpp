@@ -125,9 +125,10 @@ TEST(ThresholdSet, LoadsEveryFileInNameOrder) {
 TEST(ThresholdSet, RepositoryDefaultsLoad) {
   const ThresholdSet set = ThresholdSet::load(std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds");
   const Thresholds t = set.resolve("q4_0_matvec/vulkan/m=4096,k=4096", "nvidia-h100-80gb-hbm3");
-  // A dedicated GPU: the allowance follows the noise above a 2% floor, nothing fixed.
+  // A dedicated GPU: the allowance is the measured noise, no floor, nothing fixed, no name.
   EXPECT_FALSE(t.metrics.at("latency_ns").max_regression_pct.has_value());
-  EXPECT_EQ(t.metrics.at("latency_ns").min_allowed_pct, 2);
+  EXPECT_EQ(t.metrics.at("latency_ns").min_allowed_pct, 0);
+  EXPECT_FALSE(t.metrics.at("latency_ns").dram_min_allowed_pct.has_value());
   EXPECT_EQ(t.confirm, 1);
   // Machines whose drift between periods the baseline cannot see keep a fixed, wide allowance.
   EXPECT_EQ(set.resolve("copy/cpu/n=1048576", "cpu-amd-epyc-2t").metrics.at("latency_ns").max_regression_pct,
@@ -167,10 +168,16 @@ TEST(ThresholdSet, HistorySettingsMergeAndAreChecked) {
   EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {min_segment: 1}\n", "h.yaml"), Error);
   EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {significance: 1.5}\n", "h.yaml"), Error);
   EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {window: 12}\n", "h.yaml"), Error);
-  // The repository's: a fine floor on GPUs, a coarser one where calibrated runs still move.
+  EXPECT_DOUBLE_EQ(set.resolve("copy/cpu/n=1", "cpu-x").history.magnitude_sigmas, 4);
+  EXPECT_THROW(ThresholdSet::from_yaml_text("defaults:\n  history: {drift_sigmas: -1}\n", "h.yaml"), Error);
+  // The repository's: no machine named; each series' own noise sets its smallest step and drift.
   const ThresholdSet repo = ThresholdSet::load(std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds");
-  EXPECT_DOUBLE_EQ(repo.resolve("copy/vulkan/n=1", "nvidia-h100-80gb-hbm3").history.min_magnitude_pct, 0.5);
-  EXPECT_DOUBLE_EQ(repo.resolve("copy/cpu/n=1", "cpu-amd-epyc-2t").history.min_magnitude_pct, 5);
+  for (const char* machine : {"nvidia-h100-80gb-hbm3", "cpu-amd-epyc-2t", "llvmpipe"}) {
+    const ChangePointSettings h = repo.resolve("copy/cpu/n=1", machine).history;
+    EXPECT_DOUBLE_EQ(h.min_magnitude_pct, 0) << machine;
+    EXPECT_DOUBLE_EQ(h.magnitude_sigmas, 4) << machine;
+    EXPECT_DOUBLE_EQ(h.drift_sigmas, 8) << machine;
+  }
 }
 
 // Loading `load` must throw an Error whose message contains `fragment`.

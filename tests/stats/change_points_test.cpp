@@ -105,6 +105,7 @@ TEST(ChangePoints, AStaircaseOfSmallStepsFailsOnDrift) {
 
 TEST(ChangePoints, DriftAgainstTheReference) {
   ChangePointSettings s;
+  s.drift_max_pct = 10;
   const auto flat = find_change_points(series(steps({{20, 112}}), 0.01, 4), {}, s);
   EXPECT_NEAR(find_drift(flat, 100, true, s).vs_reference_pct, 12, 1);
   EXPECT_TRUE(find_drift(flat, 100, true, s).exceeded);
@@ -147,6 +148,77 @@ TEST(ChangePoints, StepsUnderTheMagnitudeFloorAreMerged) {
   EXPECT_TRUE(find_change_points(series(steps({{20, 100}, {20, 101}}), 0.001, 8), {}, s).changes.empty());
   s.min_magnitude_pct = 0.5;
   EXPECT_EQ(find_change_points(series(steps({{20, 100}, {20, 101}}), 0.001, 8), {}, s).changes.size(), 1u);
+}
+
+// The settings a history applies come from the series' own noise (settings_for_series).
+std::vector<double> noisy_levels(const std::vector<double>& levels, double noise, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> z(0, noise);
+  std::vector<double> values;
+  for (double level : levels) values.push_back(level * std::exp(z(random)));
+  return values;
+}
+
+TEST(SeriesNoise, AFifteenSigmaStepIsFoundAtItsRun) {
+  // A DRAM stream repeating to 0.022%: 25 runs, then 12 runs +0.34% slower.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto values = noisy_levels(steps({{25, 1.0}, {12, 1.0034}}), 0.00022, seed);
+    const ChangePointSettings s = settings_for_series(values, ChangePointSettings{});
+    EXPECT_LT(s.min_magnitude_pct, 0.2) << seed;
+    const Segmentation found = find_change_points(values, {}, s);
+    ASSERT_EQ(found.changes.size(), 1u) << seed;
+    EXPECT_NEAR(found.changes[0].index, 25, 1) << seed;
+    EXPECT_NEAR(found.changes[0].magnitude_pct, 0.34, 0.05) << seed;
+  }
+}
+
+TEST(SeriesNoise, AQuietSeriesHasNoChangePoint) {
+  int found = 0;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    const auto values = noisy_levels(steps({{30, 1.0}}), 0.00022, 100 + seed);
+    found += !find_change_points(values, {}, settings_for_series(values, ChangePointSettings{})).changes.empty();
+  }
+  EXPECT_EQ(found, 0);
+}
+
+TEST(SeriesNoise, ABimodalCaseDoesNotAlert) {
+  // Runs falling at random into two modes 6% apart: no level to step from.
+  int alerts = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    std::mt19937_64 random(seed);
+    std::bernoulli_distribution slow(0.5);
+    std::vector<double> levels;
+    for (int i = 0; i < 40; ++i) levels.push_back(slow(random) ? 1.06 : 1.0);
+    const auto values = noisy_levels(levels, 0.002, 200 + seed);
+    const ChangePointSettings s = settings_for_series(values, ChangePointSettings{});
+    const Segmentation found = find_change_points(values, {}, s);
+    alerts += !found.changes.empty() || find_drift(found, 0, true, s).exceeded;
+  }
+  EXPECT_EQ(alerts, 0);
+}
+
+TEST(SeriesNoise, AStaircaseOfStepsTooSmallToReportFailsOnDrift) {
+  // Four steps of +0.15% on a series repeating to 0.022%, eight runs each.
+  const auto values =
+      noisy_levels(steps({{8, 1.0}, {8, 1.0015}, {8, 1.0030}, {8, 1.0045}, {8, 1.0060}}), 0.00022, 5);
+  const ChangePointSettings s = settings_for_series(values, ChangePointSettings{});
+  const Drift drift = find_drift(find_change_points(values, {}, s), 1.0, true, s);
+  EXPECT_TRUE(drift.exceeded) << drift.vs_best_pct << "% vs best, " << drift.vs_reference_pct << "% vs the baseline, "
+                              << s.drift_max_pct << "% allowed";
+}
+
+TEST(SeriesNoise, OneOddRunDoesNotHideAStep) {
+  // A 10% step at run 30 of 40 with 0.5% noise, and one earlier run 1.5x, 2x or 1000x slower.
+  for (double odd : {1.5, 2.0, 1000.0})
+    for (int at : {3, 10, 25, 35}) {
+      auto values = noisy_levels(steps({{30, 1.0}, {10, 1.1}}), 0.005, 9);
+      values[at] *= odd;
+      const ChangePointSettings s = settings_for_series(values, ChangePointSettings{});
+      const Segmentation found = find_change_points(values, {}, s);
+      bool step = false;
+      for (const ChangePoint& c : found.changes) step |= std::abs(c.index - 30) <= 1 && c.magnitude_pct > 5;
+      EXPECT_TRUE(step) << "x" << odd << " at run " << at << ": " << found.changes.size() << " change points";
+    }
 }
 
 TEST(ChangePoints, RejectsNonPositiveValues) {

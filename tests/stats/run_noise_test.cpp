@@ -1,6 +1,8 @@
 // The run-to-run noise model on seeded synthetic runs: quiet runs give a small sigma, one odd run
 // neither widens nor narrows it absurdly, runs in two modes or drifting inside a run are unstable.
 #include "stats/run_noise.h"
+#include "stats/chi_squared.h"
+#include "stats/summary.h"
 
 #include <gtest/gtest.h>
 
@@ -33,6 +35,46 @@ TEST(RunNoise, QuietRunsGiveTheirSpread) {
   EXPECT_FALSE(noise.unstable);
   EXPECT_FALSE(noise.outlier_left_out);
   EXPECT_TRUE(noise.why.empty()) << noise.why;
+}
+
+TEST(RunNoise, TheBoundTightensAsRunsAccumulate) {
+  // Runs whose medians scatter 0.5% around one level: averaged over seeds, five runs' bound is
+  // near 1.94 x the true sigma, forty runs' near 1.22 x; every bound is at least the estimate.
+  std::mt19937_64 rng(21);
+  std::normal_distribution<double> level(1000, 5);
+  auto mean_bound = [&](int n) {
+    double sum = 0;
+    for (int seed = 0; seed < 40; ++seed) {
+      std::vector<std::vector<double>> runs;
+      for (int r = 0; r < n; ++r) runs.push_back(run_at(rng, level(rng), 0.0005));
+      const RunNoise noise = run_noise(runs, 0, 1e9);  // nothing set apart
+      EXPECT_GE(noise.sigma_bound_pct, noise.sigma_pct);
+      EXPECT_EQ(noise.counted_runs, n);
+      sum += noise.sigma_bound_pct;
+    }
+    return sum / 40;
+  };
+  const double five = mean_bound(5), forty = mean_bound(40);
+  EXPECT_NEAR(five, 0.5 * 1.94 * 0.94, 0.15);  // E[s] is 0.94 sigma at n = 5
+  EXPECT_NEAR(forty, 0.5 * 1.22, 0.08);
+  EXPECT_LT(forty, 0.75 * five);
+}
+
+TEST(RunNoise, RunsCannotAgreeBetterThanTheirMedians) {
+  // Five runs of 60 samples with 2% jitter whose medians happen to coincide: the bound rests on
+  // each median's own precision (1.2533 x 2% / sqrt(60), about 0.32%), not on a sigma of 0.
+  std::mt19937_64 rng(22);
+  std::vector<std::vector<double>> runs;
+  for (int r = 0; r < 5; ++r) {
+    std::vector<double> run = run_at(rng, 1000, 0.02);
+    const double shift = 1000 - median(run);
+    for (double& x : run) x += shift;
+    runs.push_back(run);
+  }
+  const RunNoise noise = run_noise(runs, 0, 4);
+  EXPECT_LT(noise.sigma_pct, 0.01);
+  EXPECT_NEAR(noise.median_error_pct, 0.32, 0.1);
+  EXPECT_NEAR(noise.sigma_bound_pct, sigma_upper_factor(5, kSigmaConfidence) * noise.median_error_pct, 1e-9);
 }
 
 TEST(RunNoise, OneOddRunIsLeftOutNotWidening) {

@@ -56,7 +56,7 @@ TEST(StoreCandidateMerge, TheNoiseSpansBothPeriods) {
   ASSERT_TRUE(alone && pooled);
   EXPECT_GT(pooled->noise.range_pct, 10) << pooled->noise.why;
   EXPECT_LT(alone->noise.range_pct, 5) << alone->noise.why;
-  EXPECT_GT(pooled->allowance.pct, alone->allowance.pct);
+  EXPECT_GT(pooled->noise.sigma_pct, alone->noise.sigma_pct);
 }
 
 TEST(StoreCandidateMerge, AnyPartBoundByComputeOrLatencyKeepsTheWiderFloor) {

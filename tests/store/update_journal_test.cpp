@@ -22,7 +22,7 @@ using StoreUpdateJournal = testing::StoreTest;
 using testing::baseline_case;
 using testing::candidate_of;
 
-UpdateRequest request() {
+UpdateRequest journal_request() {
   UpdateRequest r;
   r.by = "mallory";
   r.reason = "killed halfway";
@@ -43,7 +43,7 @@ void approve_and_kill_between_files(const BaselineStore& store, const std::strin
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    UpdateRequest r = request();
+    UpdateRequest r = journal_request();
     r.test_delay = std::chrono::milliseconds(1500);  // a loaded machine may wake the parent late
     try {
       approve_candidate(store, candidate, r);
@@ -92,7 +92,7 @@ TEST_F(StoreUpdateJournal, TheNextApprovalFinishesTheKilledOneFirst) {
   const KernelBaselines before{"cpu-test-2t", "copy", {baseline_case("copy/cpu/n=1", 10)}};
   write_file_atomically(store.kernel_file("cpu-test-2t", "copy"), to_yaml(before));
   approve_and_kill_between_files(store, to_yaml(before));
-  UpdateRequest r = request();
+  UpdateRequest r = journal_request();
   r.by = "bob";
   approve_candidate(store, candidate_of({"copy/cpu/n=2"}, 40), r);
   const auto log = read_log(store.log_file("cpu-test-2t"));
@@ -104,14 +104,14 @@ TEST_F(StoreUpdateJournal, TheNextApprovalFinishesTheKilledOneFirst) {
 
 TEST_F(StoreUpdateJournal, ACompletedUpdateLeavesNoJournal) {
   const BaselineStore store(dir_);
-  approve_candidate(store, candidate_of({"copy/cpu/n=1", "triad/cpu/n=1"}, 30), request());
+  approve_candidate(store, candidate_of({"copy/cpu/n=1", "triad/cpu/n=1"}, 30), journal_request());
   EXPECT_FALSE(present(journal_file(store.machine_dir("cpu-test-2t"))));
   EXPECT_EQ(read_log(store.log_file("cpu-test-2t")).size(), 2u);
 }
 
 TEST_F(StoreUpdateJournal, ADamagedJournalIsAnErrorNamingIt) {
   const BaselineStore store(dir_);
-  approve_candidate(store, candidate_of({"copy/cpu/n=1"}, 30), request());
+  approve_candidate(store, candidate_of({"copy/cpu/n=1"}, 30), journal_request());
   const auto journal = journal_file(store.machine_dir("cpu-test-2t"));
   write_file_atomically(journal, "{\"schema\": 1, \"files\": [");
   try {

@@ -32,6 +32,9 @@ struct Fingerprint {
   std::string driver_version;  // decoded per vendor
   std::string api_version;     // Vulkan API version, empty on the CPU
   std::string device_uuid;
+  // The host that measured (a digest of its /etc/machine-id, else of its hostname; never the id
+  // itself): which runs, hosts of one machine id apart, a baseline's spread speaks for.
+  std::string host_id;
   std::string cpu_model;
   int cpu_threads = 0;
   std::string compiler;

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <thread>
 
+#include "core/content_digest.h"
+
 namespace perfgate {
 
 std::string slugify(std::string_view text) {
@@ -113,10 +115,26 @@ void set_build_identity(const BuildIdentity& identity) {
   if (!identity.build_flags.empty()) current.build_flags = identity.build_flags;
 }
 
+// This host, named by a digest (so the id itself, which some tools treat as a secret, is never
+// written): of /etc/machine-id, which a fresh VM or container image gets anew, else of the
+// hostname; 12 hex digits tell a fleet's hosts apart. Empty when neither can be read.
+static std::string host_id() {
+  std::string identity;
+  if (std::ifstream in("/etc/machine-id"); in) std::getline(in, identity);
+  if (identity.empty()) {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) == 0) identity = name;
+  }
+  if (identity.empty()) return "";
+  const std::string digest = sha256_digest("perfgate host " + identity);
+  return digest.substr(digest.find(':') + 1, 12);
+}
+
 Fingerprint host_fingerprint() {
   Fingerprint f;
   f.cpu_model = cpu_model();
   f.cpu_threads = cpu_threads();
+  f.host_id = host_id();
   f.compiler = build_identity().compiler;
   f.build_type = build_identity().build_type;
   f.build_flags = build_identity().build_flags;

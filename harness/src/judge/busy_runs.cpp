@@ -10,8 +10,14 @@ namespace perfgate {
 
 std::optional<std::string> busy_runs(const std::map<std::string, std::vector<std::vector<double>>>& runs,
                                      const Thresholds& thresholds) {
-  const std::optional<CaseNoise> noise = latency_noise(runs, thresholds);
+  std::optional<CaseNoise> noise = latency_noise(runs, thresholds);
   if (!noise) return std::nullopt;
+  // Whether the machine was busy is a matter of how far the runs spread, not of how little a few
+  // runs pin that spread down: the allowance their sigma itself gives, without the small-sample
+  // bound a check applies (stats/run_noise.h).
+  RunNoise shown = noise->noise;
+  shown.sigma_bound_pct = shown.sigma_pct;
+  noise->allowance = allowed_regression(shown, thresholds.metrics.at(noise->metric), thresholds.noise_factor);
   // What the thresholds allow with no noise at all: the runs widened it past this.
   const double own =
       allowed_regression(RunNoise{}, thresholds.metrics.at(noise->metric), thresholds.noise_factor).pct;

@@ -45,22 +45,21 @@ void drop_raw_when_calibrated(std::vector<Judgement>& judgements) {
   });
 }
 
-// A case judged against a baseline from another device of this machine id gets a least allowance
-// that no number of runs on the baseline's own GPU shows: other_device_min_pct when its working
-// set fits in the last-level cache (on the H100 such cases moved up to 4.7% between GPUs of one
-// model), other_device_dram_min_pct when it streams DRAM (up to 0.6%: reduce n=2^25 on a second
-// GPU against a first GPU's baseline, docs/performance.md).
-std::optional<OtherDevice> other_device(const BaselineCase& baseline, const CaseResult& result,
-                                        const Thresholds& thresholds, const Fingerprint& current) {
-  const std::string& then = baseline.fingerprint.device_uuid;
-  const double least =
-      result.fits_in_cache ? thresholds.other_device_min_pct : thresholds.other_device_dram_min_pct;
-  if (least <= 0 || then.empty() || current.device_uuid.empty() || then == current.device_uuid)
-    return std::nullopt;
-  char why[160];
-  std::snprintf(why, sizeof why, "the baseline was measured on another device (%.8s...) of %s: at least %g%%",
-                then.c_str(), current.machine_id.c_str(), least);
-  return OtherDevice{least, why};
+// Where the baseline was measured against where this check runs: another GPU of the model (its
+// uuid), or another host (Fingerprint::host_id; a baseline approved before hosts were recorded
+// names none). Its runs all come from one device of one host, so the spread between that one and
+// this one is unmeasured: the check says so instead of borrowing another machine's number.
+std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerprint& current) {
+  const Fingerprint& then = baseline.fingerprint;
+  const std::string how = "propose on this one, or `baseline merge` a proposal of it, to judge here";
+  if (!then.device_uuid.empty() && !current.device_uuid.empty() && then.device_uuid != current.device_uuid)
+    return Elsewhere{"another device", "its baseline was measured on another device (" + then.device_uuid.substr(0, 8) +
+                                           "...) of " + current.machine_id + ", and no run has measured how the two differ; " + how};
+  if (current.host_id.empty() || then.host_id == current.host_id) return std::nullopt;
+  return Elsewhere{"another host",
+                   (then.host_id.empty() ? std::string("its baseline names no host (approved before hosts were recorded)")
+                                         : "its baseline was measured on another host (" + then.host_id + ")") +
+                       " of " + current.machine_id + ", and no run has measured how the two differ; " + how};
 }
 
 // How far the rounds of the baseline's own runs spread (CheckSpread::pct, the median over its
@@ -152,7 +151,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
                                                thresholds.significance, thresholds.noise_factor,
-                                               other_device(*baseline, result, thresholds, current),
+                                               elsewhere(*baseline, current),
                                                spread_of(result, *baseline, metric)));
     } else if (auto floor = judge_floor(metric, measured->second.samples, threshold)) {
       result.judgements.push_back(*floor);

@@ -171,7 +171,8 @@ void apply_sampling(const FileReader& in, const YAML::Node& map, const std::stri
 
 void apply_history(const FileReader& in, const YAML::Node& map, const std::string& path,
                    ChangePointSettings& h) {
-  in.fields(map, path, {"min_segment", "min_magnitude_pct", "significance", "drift_max_pct"},
+  in.fields(map, path,
+            {"min_segment", "min_magnitude_pct", "significance", "drift_max_pct", "magnitude_sigmas", "drift_sigmas"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "min_segment") {
                 h.min_segment = in.integer_at_least(value, at, 2);
@@ -179,6 +180,10 @@ void apply_history(const FileReader& in, const YAML::Node& map, const std::strin
                 h.min_magnitude_pct = in.number_at_least(value, at, 0);
               } else if (key == "drift_max_pct") {
                 h.drift_max_pct = in.number_at_least(value, at, 0);
+              } else if (key == "magnitude_sigmas") {
+                h.magnitude_sigmas = in.number_at_least(value, at, 0);
+              } else if (key == "drift_sigmas") {
+                h.drift_sigmas = in.number_at_least(value, at, 0);
               } else {
                 h.significance = in.number(value, at);
                 if (h.significance <= 0 || h.significance >= 1)
@@ -201,10 +206,6 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
       t.noise_factor = in.number_at_least(value, at, 0);
     } else if (key == "confirm") {
       t.confirm = in.integer_at_least(value, at, 0);
-    } else if (key == "other_device_min_pct") {
-      t.other_device_min_pct = in.number_at_least(value, at, 0);
-    } else if (key == "other_device_dram_min_pct") {
-      t.other_device_dram_min_pct = in.number_at_least(value, at, 0);
     } else if (key == "propose_max_allowed_pct") {
       t.propose_max_allowed_pct = in.number_at_least(value, at, 0);
     } else if (key == "ab_max_regression_pct") {
@@ -238,15 +239,13 @@ void apply_settings(const FileReader& in, const YAML::Node& map, const std::stri
   if (is_override)
     in.fields(
         map, path,
-        {"match", "significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
-         "other_device_dram_min_pct", "propose_max_allowed_pct", "ab_max_regression_pct", "ab_min_rounds",
+        {"match", "significance", "remeasure", "confirm", "noise_factor", "propose_max_allowed_pct", "ab_max_regression_pct", "ab_min_rounds",
          "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "history", "metrics"},
         each);
   else
     in.fields(
         map, path,
-        {"significance", "remeasure", "confirm", "noise_factor", "other_device_min_pct",
-         "other_device_dram_min_pct", "propose_max_allowed_pct", "ab_max_regression_pct", "ab_min_rounds",
+        {"significance", "remeasure", "confirm", "noise_factor", "propose_max_allowed_pct", "ab_max_regression_pct", "ab_min_rounds",
          "ab_min_time_s", "ab_max_rounds", "ab_samples_per_round", "sampling", "history", "metrics"},
         each);
 }

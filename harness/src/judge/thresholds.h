@@ -98,14 +98,7 @@ struct Thresholds {
   double significance = 0.01;  // p-value below which a change is significant
   int remeasure = 2;           // re-measurements before an inconclusive verdict stands
   int confirm = 1;             // fresh measurements that must confirm a regression before it stands
-  double noise_factor = 4.0;   // allowed regression: this x the baseline's run-to-run sigma
-  // The least allowed for a case whose working set fits in the last-level cache when its
-  // baseline was measured on another device of the same machine id (another GPU of the model):
-  // what one device's runs cannot show. 0 = no such term.
-  double other_device_min_pct = 0;
-  // The same for a DRAM-sized case (working set beyond the last-level cache): DRAM streams differ
-  // far less between GPUs of a model than cache-resident cases, but more than one GPU's runs.
-  double other_device_dram_min_pct = 0;
+  double noise_factor = 4.0;   // allowed regression: this x the upper bound of the baseline's run-to-run sigma
   // The widest allowance a proposal's runs may give a case (beyond what its metric's thresholds
   // allow anyway): runs that disagree more were measured on a busy machine, and `baseline
   // propose` measures more runs or refuses (judge/busy_runs.h). A baseline allowing more than

@@ -63,12 +63,21 @@ double worse_ratio(double current, double baseline, bool higher_is_better) {
 
 Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& threshold, double noise_factor) {
   Allowance a;
-  const double from_noise = noise_factor * noise.sigma_pct;
-  const std::string sigma = noise.runs < 2 ? std::string("one baseline run: no run-to-run noise known")
-                                           : printf_string(noise.sigma_pct >= 10 ? "run-to-run sigma %.0f%%"
-                                                                                 : "run-to-run sigma %.2g%%",
-                                                           noise.sigma_pct) +
-                                                 printf_string(" over %g runs", noise.runs);
+  // The sigma an allowance rests on is the upper bound of what the runs measured (a few runs can
+  // agree by luck), so the allowance says how many runs it came from and that more tighten it.
+  const double from_noise = noise_factor * noise.sigma_bound_pct;
+  auto pct_text = [](double pct) { return printf_string(pct >= 10 ? "%.0f%%" : "%.2g%%", pct); };
+  std::string sigma;
+  if (noise.counted_runs < 2) {
+    sigma = "one baseline run: no run-to-run noise known";
+  } else {
+    const std::string measured = noise.median_error_pct > noise.sigma_pct
+                                     ? "its medians' own precision " + pct_text(noise.median_error_pct)
+                                     : pct_text(noise.sigma_pct);
+    sigma = "sigma <= " + pct_text(noise.sigma_bound_pct) + " (" + measured +
+            printf_string(" over %g runs, ", noise.counted_runs) +
+            printf_string("%g%% bound; more runs tighten it)", 100 * kSigmaConfidence);
+  }
   if (threshold.max_regression_pct) {
     a.pct = *threshold.max_regression_pct;
     a.source = "fixed";
@@ -138,7 +147,7 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<OtherDevice>& other_device,
+                       const std::optional<Elsewhere>& elsewhere,
                        const std::optional<CheckSpread>& spread) {
   const std::vector<double> pooled = perfgate::pooled(baseline_runs);
   if (current.empty() || pooled.empty()) {
@@ -163,11 +172,6 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
   const RunNoise noise = run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor);
   Allowance allowance = allowed_regression(noise, threshold, noise_factor);
-  if (other_device && threshold.relative() && allowance.pct < other_device->least_pct) {
-    allowance.pct = other_device->least_pct;
-    allowance.source = "other device";
-    allowance.why = other_device->why + "; " + allowance.why;
-  }
   if (spread && threshold.relative()) allowance = follow_load(std::move(allowance), *spread, threshold);
   // The run being judged can drift too (a device changing state while measured): its median is
   // then no better known than the drift, which the allowance must cover like a baseline's.
@@ -243,6 +247,16 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
                (std::isinf(allowance.load_wanted_pct) ? std::string(" calls for more than any allowance")
                                                       : printf_string(" calls for %.0f%%", allowance.load_wanted_pct)) +
                ", past load_max_pct";
+    return j;
+  }
+
+  // Measured on another device or host than its baseline, with no run measuring the spread
+  // between them: past this machine's own allowance the change may be that device's or host's
+  // level, so it is named, never called a regression.
+  if (elsewhere) {
+    j.verdict = Verdict::inconclusive;
+    j.threshold_source = elsewhere->source;
+    j.reason = medians + detail + ", not judged past it: " + elsewhere->why;
     return j;
   }
 

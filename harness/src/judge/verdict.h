@@ -2,8 +2,9 @@
 // The verdict rules: one metric of one case against its baseline (README.md, "How a case is judged").
 //
 //   change    ratio of medians, current against the pooled baseline, in the metric's direction
-//   allowed   noise_factor x the baseline's run-to-run sigma (stats/run_noise.h), at least
-//             min_allowed_pct, or at least a fixed max_regression_pct; for unstable runs
+//   allowed   noise_factor x the upper bound of the baseline's run-to-run sigma from its n runs
+//             (stats/run_noise.h: fewer runs, a wider bound), at least min_allowed_pct, or at
+//             least a fixed max_regression_pct; for unstable runs
 //             (multimodal or drifting) at least 1.5 x the span they showed
 //   regressed worse than allowed, by more than min_change, and significant: the rank test's
 //             p < significance AND the bootstrap interval of the median ratio (confidence
@@ -30,9 +31,9 @@ inline constexpr const char* kAbsoluteFloor = "absolute floor";
 // The regression a case may show before it fails: its resolution on this machine.
 struct Allowance {
   double pct = 0;
-  // "floor" | "noise" | "fixed" | "unstable" | "other device" | "load" (Judgement::threshold_source)
+  // "floor" | "noise" | "fixed" | "unstable" | "load" (Judgement::threshold_source)
   std::string source;
-  std::string why;  // e.g. "4 x run-to-run sigma 0.31% over 5 runs"
+  std::string why;  // e.g. "4 x sigma <= 0.60% (0.31% over 5 runs, 90% bound)"
   // What this check's own spread called for (judge/load_allowance.h: load_factor x spread),
   // before load_max_pct cut it; 0 where the allowance follows no load. Above `pct`, the check
   // was too busy to judge a change between the two.
@@ -64,20 +65,22 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // Verdict::no_baseline (or regressed when a floor is violated). The bootstrap is seeded from the
 // sample values, so the same inputs always give the same judgement.
 //
-// `other_device`: the baseline was measured on another device of this machine id and the case
-// is one whose time moves between such devices; its allowance is then at least `least_pct`,
-// source "other device", `why` saying which.
-//
+// `elsewhere`: the baseline was measured on another device or host of this machine id than this
+// check, and none of its runs measured the spread between the two (judge/judge_case.cpp says
+// which, in `why`). The case's allowance stays its own; a change past it is inconclusive, never
+// regressed, with source "another device" or "another host": it may be that device's or host's
+// own level, which no run has measured yet (on the H100 cache-resident cases moved by up to 4.7%
+// from one GPU of the model to another; on two 2-vCPU VMs of one class reduce n=2^25 by +39%).
 // `spread`: the spread this calibrated check's rounds showed (stats/check_spread.h); where the
 // metric has a load_factor the allowance follows it (judge/load_allowance.h).
-struct OtherDevice {
-  double least_pct = 0;
+struct Elsewhere {
+  std::string source;  // "another device" | "another host"
   std::string why;
 };
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<OtherDevice>& other_device = std::nullopt,
+                       const std::optional<Elsewhere>& elsewhere = std::nullopt,
                        const std::optional<CheckSpread>& spread = std::nullopt);
 
 // Without a baseline only a floor can be judged: nullopt when the metric has no floor,

@@ -5,11 +5,32 @@
 #include <limits>
 #include <stdexcept>
 
+#include "stats/chi_squared.h"
 #include "stats/student_t.h"
 #include "stats/summary.h"
 
 namespace perfgate {
 namespace {
+
+constexpr double kSeriesNoiseConfidence = 0.9;
+
+// The run-to-run sigma of a series of logs from its neighbours' differences: their 75th
+// percentile / (1.1503 x sqrt(2)) (the 75th percentile of a half-normal is 1.1503 sigma). A
+// step moves one difference and an odd run two, so neither moves it while they are under a
+// quarter of the differences; runs alternating between two modes move a quarter or more (from
+// one run in ten in the other mode, at random), so the modes' distance becomes the noise and
+// neither mode is mistaken for a step. 0 under 2 values.
+double neighbour_sigma(std::span<const double> logs) {
+  if (logs.size() < 2) return 0;
+  std::vector<double> steps;
+  for (std::size_t i = 1; i < logs.size(); ++i) steps.push_back(std::fabs(logs[i] - logs[i - 1]));
+  std::sort(steps.begin(), steps.end());
+  const double position = 0.75 * static_cast<double>(steps.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(position);
+  const double fraction = position - static_cast<double>(below);
+  const double q75 = below + 1 < steps.size() ? steps[below] * (1 - fraction) + steps[below + 1] * fraction : steps[below];
+  return q75 / (1.1503 * std::sqrt(2.0));
+}
 
 // Sums of the log values and their squares, so any range's mean and variance cost O(1).
 class Prefix {
@@ -96,7 +117,47 @@ double weakness(const Prefix& prefix, int begin, const Cut& cut, int end, const 
   return corrected < s.significance ? 0 : corrected;  // 0: stands
 }
 
+// One run far from its neighbours (a machine hiccup, a process in a slow mode) would swell the
+// t-test's pooled variance enough to hide a real step: each log value is held within
+// kOddRunSigmas robust sigmas (from neighbouring differences) of the median of the runs around
+// it. That median follows a step (a window of 2 x min_segment + 1 runs has a majority on the
+// step's side from its first run on), so a step survives whole while an odd run weighs as a
+// run at that limit would.
+constexpr double kOddRunSigmas = 6;
+
+void limit_odd_runs(std::vector<double>& logs, int min_segment) {
+  const int n = static_cast<int>(logs.size());
+  if (n < 3) return;
+  const double sigma = std::max(neighbour_sigma(logs), 1e-6);
+  const int half = std::max(min_segment, 2);
+  std::vector<double> limited(logs), window;
+  for (int i = 0; i < n; ++i) {
+    window.assign(logs.begin() + std::max(0, i - half), logs.begin() + std::min(n, i + half + 1));
+    const double around = median(window);
+    limited[i] = std::clamp(logs[i], around - kOddRunSigmas * sigma, around + kOddRunSigmas * sigma);
+  }
+  logs = std::move(limited);
+}
+
 }  // namespace
+
+double series_noise_pct(std::span<const double> values) {
+  if (values.size() < 3) return 0;
+  std::vector<double> logs;
+  for (double v : values)
+    if (v > 0 && std::isfinite(v)) logs.push_back(std::log(v));
+  return 100 * std::expm1(neighbour_sigma(logs));
+}
+
+ChangePointSettings settings_for_series(std::span<const double> values, const ChangePointSettings& s) {
+  ChangePointSettings out = s;
+  const int n = static_cast<int>(values.size());
+  if (n < 3) return out;
+  out.noise_pct = series_noise_pct(values) * sigma_upper_factor(n - 1, kSeriesNoiseConfidence);
+  out.min_magnitude_pct = std::max(s.min_magnitude_pct, s.magnitude_sigmas * out.noise_pct);
+  out.drift_max_pct = std::max(s.drift_max_pct, s.drift_sigmas * out.noise_pct);
+  return out;
+}
 
 Segmentation find_change_points(std::span<const double> values, std::span<const int> boundaries,
                                 const ChangePointSettings& s) {
@@ -107,6 +168,7 @@ Segmentation find_change_points(std::span<const double> values, std::span<const 
     if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument("change points need positive values");
     logs.push_back(std::log(v));
   }
+  limit_odd_runs(logs, s.min_segment);
   const Prefix prefix(logs);
 
   // 1. Known boundaries; 2. binary segmentation within each piece.

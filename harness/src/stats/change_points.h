@@ -29,10 +29,27 @@ namespace perfgate {
 
 struct ChangePointSettings {
   int min_segment = 5;             // runs on each side of a change point, at least
-  double min_magnitude_pct = 0.5;  // smaller steps are merged away, however significant
+  double min_magnitude_pct = 0;    // smaller steps are merged away, however significant
   double significance = 0.001;     // corrected p-value a step must stay below
-  double drift_max_pct = 10;       // newest segment past the best one (or the baseline) by more: drift
+  double drift_max_pct = 0;        // newest segment past the best one (or the baseline) by more: drift
+  // What settings_for_series sets the two above from, at least: the series' own noise times these.
+  double magnitude_sigmas = 4;
+  double drift_sigmas = 8;
+  double noise_pct = 0;            // the series' noise bound they came from (settings_for_series)
 };
+
+// The run-to-run noise of a series of run values, % of them, from the differences of
+// neighbouring runs' logs (their 75th percentile, scaled to a Gaussian sigma), which a step
+// moves by one difference only and one odd run by two; 0 under 3 values. Runs alternating
+// between two modes make it as large as the modes are apart, so such a case needs steps past
+// its modes to report one.
+double series_noise_pct(std::span<const double> values);
+
+// `s` for one series: the smallest step it reports is at least magnitude_sigmas x the upper
+// bound (90%, stats/chi_squared.h) of series_noise_pct, the drift it allows at least
+// drift_sigmas x that; min_magnitude_pct and drift_max_pct stay as floors. A GPU's DRAM stream
+// repeating to 0.02% reports a 0.3% step; a shared VM's case moving 3% between runs needs 14%.
+ChangePointSettings settings_for_series(std::span<const double> values, const ChangePointSettings& s);
 
 struct Segment {
   int begin = 0, end = 0;  // runs [begin, end)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <span>
 
+#include "stats/chi_squared.h"
 #include "stats/summary.h"
 
 namespace perfgate {
@@ -28,6 +29,16 @@ std::string printf_string(const char* format, double a, double b = 0) {
   char buffer[160];
   std::snprintf(buffer, sizeof buffer, format, a, b);
   return buffer;
+}
+
+// The standard error of one run's median, % of it: 1.2533 x a robust sigma (1.4826 x the
+// median absolute deviation) / sqrt(n).
+double median_error_pct(const std::vector<double>& samples, double middle) {
+  if (samples.size() < 2 || middle == 0) return 0;
+  std::vector<double> deviations;
+  for (double x : samples) deviations.push_back(std::abs(x - middle));
+  const double sigma = 1.4826 * median(deviations);
+  return 100 * 1.2533 * sigma / std::sqrt(static_cast<double>(samples.size())) / std::abs(middle);
 }
 
 }  // namespace
@@ -54,13 +65,17 @@ double drift_pct(const std::vector<double>& samples) {
 RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct, double clear_sigmas) {
   RunNoise noise;
   std::vector<double> medians;
+  double error_squares = 0;
   for (const auto& run : runs) {
     if (run.empty()) continue;
     medians.push_back(median(run));
     noise.drift_pct = std::max(noise.drift_pct, drift_pct(run));
+    const double error = median_error_pct(run, medians.back());
+    error_squares += error * error;
   }
   noise.runs = static_cast<int>(medians.size());
   if (medians.empty()) return noise;
+  noise.median_error_pct = std::sqrt(error_squares / static_cast<double>(medians.size()));
   noise.centre = median(medians);
   if (noise.centre == 0 || medians.size() < 2) return noise;
   const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
@@ -88,6 +103,10 @@ RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct,
   noise.outlier_left_out = noise.outlier_runs == 1 && medians.size() >= 4;
   const std::vector<double>& counted = noise.outlier_left_out ? kept : medians;
   noise.sigma_pct = sigma_pct_of(counted, mean_of(counted));
+  noise.counted_runs = static_cast<int>(counted.size());
+  if (noise.counted_runs >= 2)
+    noise.sigma_bound_pct = std::max(noise.sigma_pct, noise.median_error_pct) *
+                            sigma_upper_factor(noise.counted_runs, kSigmaConfidence);
 
   if (noise.outlier_runs >= 2) {
     noise.unstable = true;

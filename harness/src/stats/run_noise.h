@@ -9,6 +9,11 @@
 //   sigma      standard deviation of the per-run medians, % of the centre; from 4 runs up a
 //              single run apart is left out of it: one odd run neither widens it nor, as a
 //              median absolute deviation of two equal runs would, narrows it absurdly
+//   bound      the sigma a verdict rests on: the larger of sigma and the precision of the runs'
+//              own medians (runs cannot agree better than each median is known, so a sigma
+//              below that is luck), times sigma_upper_factor at kSigmaConfidence for the runs
+//              counted: five runs' spread is widened 1.94x, twenty runs' 1.28x, so the
+//              allowance shrinks as runs accumulate (stats/chi_squared.h)
 //   drift      the largest change within one run, last third against first third of its
 //              samples, beyond what the run's own jitter explains
 //   unstable   two or more runs apart (the runs fall into separate modes), or a run drifting by
@@ -19,10 +24,16 @@
 
 namespace perfgate {
 
+// One-sided confidence of RunNoise::sigma_bound_pct.
+inline constexpr double kSigmaConfidence = 0.9;
+
 struct RunNoise {
   int runs = 0;                   // runs with samples
   double centre = 0;              // median of the run medians
   double sigma_pct = 0;           // run-to-run standard deviation, % of the centre
+  double median_error_pct = 0;    // root mean square of the runs' medians' standard errors, %
+  int counted_runs = 0;           // runs sigma was computed from
+  double sigma_bound_pct = 0;     // upper bound of the true sigma (see above); 0 under 2 runs
   double range_pct = 0;           // (largest - smallest run median) / centre, %
   double drift_pct = 0;           // largest within-run drift, % of that run's median
   int outlier_runs = 0;           // runs clearly apart from the others

@@ -24,6 +24,7 @@ std::string fingerprint_difference(const Fingerprint& a, const Fingerprint& b) {
       {"driver_version", {a.driver_version, b.driver_version}},
       {"api_version", {a.api_version, b.api_version}},
       {"device_uuid", {a.device_uuid, b.device_uuid}},
+      {"host_id", {a.host_id, b.host_id}},
       {"cpu_model", {a.cpu_model, b.cpu_model}},
       {"cpu_threads", {std::to_string(a.cpu_threads), std::to_string(b.cpu_threads)}},
       {"compiler", {a.compiler, b.compiler}},

@@ -80,7 +80,8 @@ CaseHistory analyse_case(const std::string& machine, const std::string& case_id,
     h.values.push_back(value->second);
     h.points.push_back(std::move(p));
   }
-  h.settings = thresholds.resolve(case_id, machine).history;
+  // The smallest step and the drift allowed follow this series' own run-to-run noise.
+  h.settings = settings_for_series(h.values, thresholds.resolve(case_id, machine).history);
   std::vector<int> boundaries;
   for (std::size_t i = 1; i < h.points.size(); ++i)
     if (!boundary_between(h.points[i - 1], h.points[i]).empty()) boundaries.push_back(static_cast<int>(i));

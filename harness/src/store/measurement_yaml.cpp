@@ -22,6 +22,7 @@ void emit_fingerprint(YAML::Emitter& out, const Fingerprint& f) {
   emit_field(out, "driver_version", f.driver_version);
   emit_field(out, "api_version", f.api_version);
   emit_field(out, "device_uuid", f.device_uuid);
+  if (!f.host_id.empty()) emit_field(out, "host_id", f.host_id);
   emit_field(out, "cpu_model", f.cpu_model);
   emit_field(out, "cpu_threads", f.cpu_threads);
   emit_field(out, "compiler", f.compiler);
@@ -33,7 +34,7 @@ void emit_fingerprint(YAML::Emitter& out, const Fingerprint& f) {
 Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   in.keys(map, at,
           {"machine_id", "backend", "device_name", "vendor_id", "device_id", "driver_version", "api_version",
-           "device_uuid", "cpu_model", "cpu_threads", "compiler", "build_type", "build_flags"});
+           "device_uuid", "host_id", "cpu_model", "cpu_threads", "compiler", "build_type", "build_flags"});
   Fingerprint f;
   f.machine_id = in.text(map, "machine_id", at);
   f.backend = in.text(map, "backend", at);
@@ -43,6 +44,7 @@ Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, cons
   f.driver_version = in.optional_text(map, "driver_version", at);
   f.api_version = in.optional_text(map, "api_version", at);
   f.device_uuid = in.optional_text(map, "device_uuid", at);
+  f.host_id = in.optional_text(map, "host_id", at);
   f.cpu_model = in.optional_text(map, "cpu_model", at);
   f.cpu_threads = static_cast<int>(in.integer(map, "cpu_threads", at));
   f.compiler = in.optional_text(map, "compiler", at);

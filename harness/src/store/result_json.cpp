@@ -70,7 +70,7 @@ json to_json(const Fingerprint& f) {
   return {
       {"machine_id", f.machine_id},   {"backend", f.backend},         {"device_name", f.device_name},
       {"vendor_id", f.vendor_id},     {"device_id", f.device_id},     {"driver_version", f.driver_version},
-      {"api_version", f.api_version}, {"device_uuid", f.device_uuid}, {"cpu_model", f.cpu_model},
+      {"api_version", f.api_version}, {"device_uuid", f.device_uuid}, {"host_id", f.host_id}, {"cpu_model", f.cpu_model},
       {"cpu_threads", f.cpu_threads}, {"compiler", f.compiler},       {"build_type", f.build_type},
       {"build_flags", f.build_flags}};
 }
@@ -85,6 +85,7 @@ Fingerprint fingerprint_from_json(const json& j) {
   f.driver_version = j.value("driver_version", "");
   f.api_version = j.value("api_version", "");
   f.device_uuid = j.value("device_uuid", "");
+  f.host_id = j.value("host_id", "");
   f.cpu_model = j.value("cpu_model", "");
   f.cpu_threads = j.value("cpu_threads", 0);
   f.compiler = j.value("compiler", "");
