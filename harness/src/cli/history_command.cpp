@@ -117,7 +117,7 @@ int history_main(const HistoryFlags& flags) {
     if (h.drift_fails()) {
       ++drifting;
       say(fmt::format(
-          "FAIL {} on {}: drift {}: the newest segment is {:+.1f}% vs the best{}, allowed {:g}%", h.case_id,
+          "FAIL {} on {}: drift {}: the newest segment is {:+.1f}% vs the best{}, allowed {:.2g}%", h.case_id,
           h.machine_id, h.drift_id, h.drift.vs_best_pct,
           h.baseline_median > 0 ? fmt::format(" and {:+.1f}% vs the baseline", h.drift.vs_reference_pct) : "",
           h.settings.drift_max_pct));

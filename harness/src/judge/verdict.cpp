@@ -172,6 +172,18 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
   const RunNoise noise = run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor);
   Allowance allowance = allowed_regression(noise, threshold, noise_factor);
+  // The smallest change the instrument resolves at all: below min_change (a few timer ticks and
+  // a dispatch's launch jitter) no change regresses, so that is the case's resolution where it
+  // is the larger.
+  if (threshold.min_change && j.baseline_median > 0 && threshold.relative()) {
+    const double resolved_pct = 100 * *threshold.min_change / std::abs(j.baseline_median);
+    if (resolved_pct > allowance.pct) {
+      allowance.pct = resolved_pct;
+      allowance.source = "min_change";
+      allowance.why = "min_change " + format_metric_value(j.metric, *threshold.min_change) + " is " +
+                      format_pct(resolved_pct) + " of its median; " + allowance.why;
+    }
+  }
   if (spread && threshold.relative()) allowance = follow_load(std::move(allowance), *spread, threshold);
   // The run being judged can drift too (a device changing state while measured): its median is
   // then no better known than the drift, which the allowance must cover like a baseline's.

@@ -31,7 +31,7 @@ inline constexpr const char* kAbsoluteFloor = "absolute floor";
 // The regression a case may show before it fails: its resolution on this machine.
 struct Allowance {
   double pct = 0;
-  // "floor" | "noise" | "fixed" | "unstable" | "load" (Judgement::threshold_source)
+  // "floor" | "noise" | "min_change" | "fixed" | "unstable" | "load" (Judgement::threshold_source)
   std::string source;
   std::string why;  // e.g. "4 x sigma <= 0.60% (0.31% over 5 runs, 90% bound)"
   // What this check's own spread called for (judge/load_allowance.h: load_factor x spread),

@@ -27,7 +27,8 @@ std::string status(const HistoryChange& c) {
 std::string drift_line(const CaseHistory& h) {
   std::string line = fmt::format("newest segment {:+.1f}% vs the best", h.drift.vs_best_pct);
   if (h.baseline_median > 0) line += fmt::format(", {:+.1f}% vs the baseline", h.drift.vs_reference_pct);
-  line += fmt::format(" (drift allowed {:g}%)", h.settings.drift_max_pct);
+  line += fmt::format(" (drift allowed {:.2g}%, the series' noise {:.2g}%)", h.settings.drift_max_pct,
+                      h.settings.noise_pct);
   if (h.drift.exceeded)
     line +=
         h.drift_acknowledged ? " DRIFT, acknowledged by " + h.drift_acknowledged->by : " DRIFT " + h.drift_id;
@@ -85,6 +86,7 @@ nlohmann::json changes_json(const std::vector<CaseHistory>& histories) {
                        {"vs_baseline_pct", h.drift.vs_reference_pct},
                        {"baseline_median", h.baseline_median},
                        {"max_pct", h.settings.drift_max_pct},
+                       {"series_noise_pct", h.settings.noise_pct},
                        {"exceeded", h.drift.exceeded},
                        {"acknowledged", h.drift_acknowledged.has_value()}}}});
   }
@@ -106,7 +108,7 @@ std::string render_history_markdown(const std::vector<CaseHistory>& histories) {
                       h.drift.vs_best_pct,
                       markdown_cell(h.drift_acknowledged
                                         ? "drift, acknowledged by " + h.drift_acknowledged->by
-                                        : "drift past " + fmt::format("{:g}%", h.settings.drift_max_pct)));
+                                        : "drift past " + fmt::format("{:.2g}%", h.settings.drift_max_pct)));
   }
   if (rows.empty()) return "";
   return "## History\n\nChange points found in each case's history (`perfgate history --changes`); "

@@ -5,7 +5,8 @@
 //   centre     median of the per-run medians
 //   apart      a run whose median lies farther from the centre than `clear_sigmas` x a robust
 //              sigma (1.4826 x the median absolute deviation of the run medians, which runs in a
-//              second mode cannot inflate) and than `min_pct`
+//              second mode cannot inflate), than `min_pct` and than `clear_sigmas` x the
+//              precision of the runs' own medians
 //   sigma      standard deviation of the per-run medians, % of the centre; from 4 runs up a
 //              single run apart is left out of it: one odd run neither widens it nor, as a
 //              median absolute deviation of two equal runs would, narrows it absurdly
