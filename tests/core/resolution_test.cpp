@@ -37,5 +37,19 @@ TEST(Resolution, RunLineSaysWhenTheMachineWasBusy) {
   EXPECT_EQ(run_resolution_brief(quiet), "catches >= 5.0%");
 }
 
+TEST(Resolution, RunLineNamesWhoseBaselinesItWasJudgedAgainst) {
+  RunResult run;
+  run.fingerprint.machine_id = "cpu-x";
+  run.cases = {judged("a", 5, "noise"), judged("b", 6, "noise"), judged("c", 7, "noise")};
+  run.cases[0].baseline_origin = run.cases[1].baseline_origin = "a host it does not name";
+  const std::string line = run_resolution(run);
+  EXPECT_NE(line.find("2 cases judged against baselines from a host it does not name: a change past a case's own "
+                      "allowance is named, not failed"),
+            std::string::npos)
+      << line;
+  run.cases[0].baseline_origin = run.cases[1].baseline_origin = "";
+  EXPECT_EQ(run_resolution(run).find("judged against baselines from"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfgate

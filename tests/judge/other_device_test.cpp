@@ -77,10 +77,14 @@ TEST(OtherHost, AHostChangeIsNamed) {
   CaseResult unnamed = layernorm_measured(rng, 10400);
   judge_against(unnamed, layernorm_baseline(rng, "", ""), measured_only(), gpu("", "b2"));
   EXPECT_EQ(unnamed.judgements.at(0).threshold_source, "another host");
-  EXPECT_NE(unnamed.judgements[0].reason.find("names no host"), std::string::npos) << unnamed.judgements[0].reason;
+  EXPECT_NE(unnamed.judgements[0].reason.find("a host it does not name"), std::string::npos)
+      << unnamed.judgements[0].reason;
+  EXPECT_EQ(unnamed.baseline_origin, "a host it does not name");
+  EXPECT_EQ(moved.baseline_origin, "another host (a1)");
   CaseResult home = layernorm_measured(rng, 10400);
   judge_against(home, layernorm_baseline(rng, "", "b2"), measured_only(), gpu("", "b2"));
   EXPECT_EQ(home.verdict, Verdict::regressed) << home.message;
+  EXPECT_EQ(home.baseline_origin, "");
 }
 
 }  // namespace

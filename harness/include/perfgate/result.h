@@ -160,6 +160,10 @@ struct CaseResult {
   std::vector<Confirmation> confirmations;
   int throttled_samples = 0;          // dropped: taken below 75% of the GPU's default SM clock
   std::string calibration_reference;  // the reference case of a calibrated measurement, or ""
+  // Where its baseline was measured, when not on this device and host: "another device
+  // (2614b971...)", "another host (a1b2c3d4e5f6)" or "a host it does not name"; "" otherwise
+  // (judge/judge_case.cpp). A change past the case's own allowance is then named, not failed.
+  std::string baseline_origin;
   double peak_bandwidth_gbps = 0;     // the ceiling pct_peak_bw is relative to: cache or DRAM
   Peaks peaks;                        // every ceiling of the device the case was measured on
   // The share of the measurement's wall time this process's threads waited for a core

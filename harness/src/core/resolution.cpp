@@ -63,6 +63,13 @@ std::string run_resolution(const RunResult& run) {
   std::string line = "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " +
                      std::to_string(allowed.size()) + " judged cases, " + pct_text(*lo) + " to " +
                      pct_text(*hi) + "; " + sources + ") on " + run.fingerprint.machine_id;
+  // Baselines measured elsewhere (judge/judge_case.cpp): whose they were, and what that means.
+  std::map<std::string, int> origins;
+  for (const CaseResult& c : run.cases)
+    if (!c.baseline_origin.empty()) origins[c.baseline_origin]++;
+  for (const auto& [where, count] : origins)
+    line += "; " + std::to_string(count) + (count == 1 ? " case" : " cases") + " judged against baselines from " +
+            where + ": a change past a case's own allowance is named, not failed, until this one's runs are in its baseline";
   // An allowance that followed the load (judge/load_allowance.h): this run saw less than a quiet one.
   if (auto busy = by_source.find("load"); busy != by_source.end())
     line += "; busy machine: " + std::to_string(busy->second) + (busy->second == 1 ? " case" : " cases") +

@@ -51,15 +51,18 @@ void drop_raw_when_calibrated(std::vector<Judgement>& judgements) {
 // this one is unmeasured: the check says so instead of borrowing another machine's number.
 std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerprint& current) {
   const Fingerprint& then = baseline.fingerprint;
-  const std::string how = "propose on this one, or `baseline merge` a proposal of it, to judge here";
-  if (!then.device_uuid.empty() && !current.device_uuid.empty() && then.device_uuid != current.device_uuid)
-    return Elsewhere{"another device", "its baseline was measured on another device (" + then.device_uuid.substr(0, 8) +
-                                           "...) of " + current.machine_id + ", and no run has measured how the two differ; " + how};
+  const std::string unmeasured = " of " + current.machine_id +
+                                 ", and no run has measured how the two differ; propose on this one, or "
+                                 "`baseline merge` a proposal of it, to judge here";
+  if (!then.device_uuid.empty() && !current.device_uuid.empty() && then.device_uuid != current.device_uuid) {
+    const std::string where = "another device (" + then.device_uuid.substr(0, 8) + "...)";
+    return Elsewhere{"another device", where, "its baseline was measured on " + where + unmeasured};
+  }
   if (current.host_id.empty() || then.host_id == current.host_id) return std::nullopt;
-  return Elsewhere{"another host",
-                   (then.host_id.empty() ? std::string("its baseline names no host (approved before hosts were recorded)")
-                                         : "its baseline was measured on another host (" + then.host_id + ")") +
-                       " of " + current.machine_id + ", and no run has measured how the two differ; " + how};
+  const std::string where = then.host_id.empty() ? "a host it does not name" : "another host (" + then.host_id + ")";
+  return Elsewhere{"another host", where,
+                   "its baseline was measured on " + where +
+                       (then.host_id.empty() ? " (approved before hosts were recorded)" : "") + unmeasured};
 }
 
 // How far the rounds of the baseline's own runs spread (CheckSpread::pct, the median over its
@@ -138,6 +141,8 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   // the check's own bound would have allowed 50%.
   const std::string& bound = baseline && !baseline->bound.empty() ? baseline->bound : result.bound;
   const CaseShape shape{result.fits_in_cache, bound_by_memory(bound)};
+  const std::optional<Elsewhere> origin = baseline ? elsewhere(*baseline, current) : std::nullopt;
+  result.baseline_origin = origin ? origin->where : "";
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
     const MetricThreshold threshold = given.for_case(shape);
@@ -151,7 +156,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
                                                thresholds.significance, thresholds.noise_factor,
-                                               elsewhere(*baseline, current),
+                                               origin,
                                                spread_of(result, *baseline, metric)));
     } else if (auto floor = judge_floor(metric, measured->second.samples, threshold)) {
       result.judgements.push_back(*floor);

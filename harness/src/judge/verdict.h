@@ -75,6 +75,7 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // metric has a load_factor the allowance follows it (judge/load_allowance.h).
 struct Elsewhere {
   std::string source;  // "another device" | "another host"
+  std::string where;   // "another host (a1b2c3d4e5f6)", "a host it does not name", ...
   std::string why;
 };
 Judgement judge_metric(std::string metric, std::span<const double> current,

@@ -163,6 +163,7 @@ json to_json(const CaseResult& r) {
   }
   if (r.throttled_samples > 0) out["throttled_samples"] = r.throttled_samples;
   if (!r.calibration_reference.empty()) out["calibration_reference"] = r.calibration_reference;
+  if (!r.baseline_origin.empty()) out["baseline_origin"] = r.baseline_origin;
   if (r.ab) out["ab"] = to_json(*r.ab);
   return out;
 }
@@ -233,6 +234,7 @@ CaseResult case_from_json(const json& j) {
   }
   r.throttled_samples = j.value("throttled_samples", 0);
   r.calibration_reference = j.value("calibration_reference", "");
+  r.baseline_origin = j.value("baseline_origin", "");
   if (j.contains("ab")) r.ab = ab_from_json(j.at("ab"));
   return r;
 }
