@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes synthetic perfgate results JSON files, one per run, for history tests: every case's
 samples are a level times seeded log-normal noise; --step CASE:RUN:PCT makes CASE PCT% slower
-from run RUN on (repeatable, steps add up). No measurement: the files only feed
+from run RUN on (repeatable, steps add up); --odd CASE:RUN:FACTOR makes that one run FACTOR times
+slower (a machine hiccup). No measurement: the files only feed
 `perfgate report --append-history`.
 
   synthetic_runs.py --out DIR --runs 40 --first 0 --step copy:30:10
@@ -30,12 +31,14 @@ def main():
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--first", type=int, default=0, help="index of the first run written")
     ap.add_argument("--step", action="append", default=[], help="KERNEL:RUN:PCT")
+    ap.add_argument("--odd", action="append", default=[], help="KERNEL:RUN:FACTOR: that one run x FACTOR")
     ap.add_argument("--noise-pct", type=float, default=0.5, help="run-to-run sigma, %%")
     ap.add_argument("--machine", default="cpu-test-machine-2t")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     steps = [(k, int(r), float(p)) for k, r, p in (s.split(":") for s in args.step)]
+    odds = [(k, int(r), float(f)) for k, r, f in (s.split(":") for s in args.odd)]
     for run in range(args.first, args.first + args.runs):
         rng = random.Random(args.seed * 100003 + run)
         cases = []
@@ -44,6 +47,9 @@ def main():
                 if k == kernel and run >= r:
                     level *= 1 + p / 100
             run_level = level * math.exp(rng.gauss(0, args.noise_pct / 100))
+            for k, r, f in odds:
+                if k == kernel and run == r:
+                    run_level *= f
             samples = [run_level * math.exp(rng.gauss(0, 0.002)) for _ in range(10)]
             cases.append({"id": case_id, "kernel": kernel, "backend": "cpu", "params": [],
                           "cost": {"bytes_read": 8.0e6, "bytes_written": 4.0e6, "flops": 0.0},
