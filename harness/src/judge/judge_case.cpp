@@ -52,8 +52,8 @@ void drop_raw_when_calibrated(std::vector<Judgement>& judgements) {
 std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerprint& current) {
   const Fingerprint& then = baseline.fingerprint;
   const std::string unmeasured = " of " + current.machine_id +
-                                 ", and no run has measured how the two differ; propose on this one, or "
-                                 "`baseline merge` a proposal of it, to judge here";
+                                 ", and no run has measured how the two differ; propose a baseline on this one "
+                                 "to judge here (`baseline merge` pools periods of one device and host only)";
   if (!then.device_uuid.empty() && !current.device_uuid.empty() && then.device_uuid != current.device_uuid) {
     const std::string where = "another device (" + then.device_uuid.substr(0, 8) + "...)";
     return Elsewhere{"another device", where, "its baseline was measured on " + where + unmeasured};
