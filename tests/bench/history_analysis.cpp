@@ -2,7 +2,7 @@
 // asserts nothing about time. Figures and the command are on docs/performance.md.
 //
 //   build/tests/perfgate_bench --benchmark_filter=History --benchmark_min_time=1
-#include "store/history_analysis.h"
+#include "judge/history_analysis.h"
 
 #include <benchmark/benchmark.h>
 #include <unistd.h>

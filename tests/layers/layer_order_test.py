@@ -10,7 +10,7 @@ FIXTURES = os.path.join(HERE, "fixtures")
 EXPECTED = {
     "harness": [
         "harness/src/core/clock.h:6: includes measure/sampler.h: measure is above core",
-        "harness/src/measure/sampler.cpp:5: includes judge/verdict.h: measure and judge are peers: "
+        "harness/src/measure/sampler.cpp:6: includes store/baseline.h: measure and store are peers: "
         "neither includes the other",
     ],
     "kernels": [

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "judge/candidate_pool.h"
 #include "perfgate/error.h"
-#include "store/candidate_pool.h"
 #include "store_fixture.h"
 
 namespace perfgate {

@@ -10,10 +10,10 @@
 #include "core/atomic_file.h"
 #include "core/path_within.h"
 #include "judge/busy_runs.h"
+#include "judge/candidate_merge.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
-#include "store/candidate_merge.h"
 
 namespace perfgate {
 

@@ -15,11 +15,11 @@
 #include "core/path_within.h"
 #include "core/scratch_dir.h"
 #include "judge/busy_runs.h"
+#include "judge/candidate_pool.h"
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
-#include "store/candidate_pool.h"
 #include "store/result_json.h"
 
 namespace perfgate {

@@ -1,7 +1,7 @@
 // `perfgate history [CASE...] --history DIR`: a case's medians run after run; with --changes its
 // change points and drift, with --gate the exit code CI gates on, with --notify one alert per new
 // regression change point; `perfgate history ack ID --by NAME --reason TEXT` accepts one.
-// Wiring only: store/history_analysis.h judges, report/history_changes.h prints.
+// Wiring only: judge/history_analysis.h judges, report/history_changes.h prints.
 #include <fmt/format.h>
 #include <fnmatch.h>
 
@@ -14,6 +14,8 @@
 
 #include "cli/commands.h"
 #include "cli/run_info.h"
+#include "judge/history_analysis.h"
+#include "judge/history_gate.h"
 #include "notify/change_point_alert.h"
 #include "notify/config.h"
 #include "notify/webhook_sender.h"
@@ -21,13 +23,12 @@
 #include "report/history_changes.h"
 #include "report/history_table.h"
 #include "store/history.h"
-#include "store/history_analysis.h"
 #include "store/history_log.h"
 
 namespace perfgate {
 namespace {
 
-// Exit codes of `perfgate history --gate` (README, "History").
+// Exit codes of `perfgate history --gate` (docs/history.md).
 constexpr int kGatePasses = 0;
 constexpr int kGateFails = 1;  // an open regression change point, or drift past its allowance
 
@@ -106,32 +107,9 @@ int history_main(const HistoryFlags& flags) {
   if (flags.notify) send_alerts(flags, histories);
   if (!flags.gate) return 0;
 
-  int open = 0, drifting = 0;
-  for (const CaseHistory& h : histories) {
-    for (const HistoryChange* c : h.open_regressions()) {
-      ++open;
-      say(fmt::format("FAIL {} on {}: regression change point {} at run {} ({}..{}), {:+.1f}%", h.case_id,
-                      h.machine_id, c->id, c->run_index, c->commit_before.substr(0, 10),
-                      c->commit_after.substr(0, 10), c->step.magnitude_pct));
-    }
-    if (h.drift_fails()) {
-      ++drifting;
-      say(fmt::format(
-          "FAIL {} on {}: drift {}: the newest segment is {:+.1f}% vs the best{}, allowed {:.2g}%", h.case_id,
-          h.machine_id, h.drift_id, h.drift.vs_best_pct,
-          h.baseline_median > 0 ? fmt::format(" and {:+.1f}% vs the baseline", h.drift.vs_reference_pct) : "",
-          h.settings.drift_max_pct));
-    }
-  }
-  if (open + drifting == 0) {
-    say(fmt::format("gate passes: {} cases, no open regression change point, no drift", histories.size()));
-    return kGatePasses;
-  }
-  say(
-      fmt::format("gate fails: {} open regression change point(s), {} drifting case(s); accept a wanted one "
-                  "with `perfgate history ack ID --by NAME --reason TEXT --history {}`",
-                  open, drifting, flags.history_dir));
-  return kGateFails;
+  const HistoryGateVerdict verdict = judge_history_gate(histories, flags.history_dir);
+  for (const std::string& line : verdict.lines) say(line);
+  return verdict.passes() ? kGatePasses : kGateFails;
 }
 
 int ack_main(const AckFlags& flags) {

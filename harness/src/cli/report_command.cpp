@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/atomic_file.h"
+#include "judge/history_analysis.h"
 #include "perfgate/error.h"
 #include "report/fleet_html.h"
 #include "report/fleet_markdown.h"
@@ -21,7 +22,6 @@
 #include "report/markdown_printer.h"
 #include "store/gbench_import.h"
 #include "store/history.h"
-#include "store/history_analysis.h"
 #include "store/history_log.h"
 #include "store/result_json.h"
 

@@ -3,9 +3,9 @@
 // thresholded metric, combined into the case's verdict and message.
 #include <optional>
 
-#include "judge/baseline_case.h"
 #include "judge/thresholds.h"
 #include "perfgate/result.h"
+#include "store/baseline_case.h"
 
 namespace perfgate {
 

@@ -14,6 +14,7 @@
 #include "core/yaml_load.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
+#include "store/yaml_document.h"
 
 namespace perfgate {
 
@@ -34,158 +35,82 @@ Direction natural_direction(const std::string& metric) {
   return metric.ends_with("_ns") ? Direction::lower : Direction::higher;
 }
 
-std::string describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Scalar: return "\"" + node.Scalar() + "\"";
-    default: return "nothing";
-  }
-}
-
-// Reads the nodes of one file; knows the file's name so every error can point into it.
-class FileReader {
- public:
-  explicit FileReader(std::string file) : file_(std::move(file)) {}
-  const std::string& file() const { return file_; }
-
-  Error error(const YAML::Node& at, const std::string& key, const std::string& message) const {
-    return yaml_error(file_, at, key, message);
-  }
-  std::string where(const YAML::Node& at) const { return file_ + ":" + std::to_string(yaml_line(at)); }
-
-  // Calls each(key, value, path) for every entry of a map, refusing keys not in `allowed`
-  // (when given) and keys given twice, which yaml-cpp would silently accept.
-  template <class Each>
-  void fields(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> allowed,
-              Each&& each) const {
-    if (!map || map.IsNull()) return;  // absent or empty: nothing to apply
-    if (!map.IsMap()) throw error(map, path, "expected a map, got " + describe(map));
-    check_keys(file_, map, path, allowed);
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      const std::string key_path = path.empty() ? key : path + "." + key;
-      each(key, it->second, key_path);
-    }
-  }
-
-  // A plain (unquoted) finite number: "15" in quotes is a string, and a string is an error.
-  double number(const YAML::Node& node, const std::string& key) const {
-    const std::optional<double> value = node.Tag() == "!" ? std::nullopt : finite_number(node);
-    if (!value) throw error(node, key, "expected a number, got " + describe(node));
-    return *value;
-  }
-  double number_at_least(const YAML::Node& node, const std::string& key, double low) const {
-    const double value = number(node, key);
-    if (value < low) throw error(node, key, "must be at least " + format(low) + ", got " + node.Scalar());
-    return value;
-  }
-  // A plain true or false ("true" in quotes is a string, and a string is an error).
-  bool boolean(const YAML::Node& node, const std::string& key) const {
-    bool value = false;
-    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<bool>::decode(node, value))
-      throw error(node, key, "expected true or false, got " + describe(node));
-    return value;
-  }
-  int integer_at_least(const YAML::Node& node, const std::string& key, int low) const {
-    int value = 0;
-    if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int>::decode(node, value))
-      throw error(node, key, "expected a whole number, got " + describe(node));
-    if (value < low)
-      throw error(node, key, "must be at least " + std::to_string(low) + ", got " + node.Scalar());
-    return value;
-  }
-  std::string text(const YAML::Node& node, const std::string& key) const {
-    if (!node.IsScalar()) throw error(node, key, "expected a string, got " + describe(node));
-    return node.Scalar();
-  }
-
- private:
-  static std::string format(double value) {
-    std::ostringstream out;
-    out << value;
-    return out.str();
-  }
-  std::string file_;
-};
-
-void apply_metric(const FileReader& in, const YAML::Node& map, const std::string& path, MetricThreshold& m) {
+void apply_metric(const YamlDocument& in, const YAML::Node& map, const std::string& path, MetricThreshold& m) {
   in.fields(map, path,
             {"direction", "max_regression_pct", "min_allowed_pct", "dram_min_allowed_pct", "compute_min_allowed_pct",
              "load_factor", "load_max_pct", "min_change", "floor"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "direction") {
-                const std::string direction = in.text(value, at);
+                const std::string direction = in.scalar_text(value, at);
                 if (direction != "lower" && direction != "higher")
-                  throw in.error(value, at, "expected \"lower\" or \"higher\", got " + describe(value));
+                  throw in.error(value, at, "expected \"lower\" or \"higher\", got " + YamlDocument::describe_node(value));
                 m.direction = direction == "higher" ? Direction::higher : Direction::lower;
               } else if (key == "max_regression_pct") {
-                m.max_regression_pct = in.number_at_least(value, at, 0);
+                m.max_regression_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "min_allowed_pct") {
-                m.min_allowed_pct = in.number_at_least(value, at, 0);
+                m.min_allowed_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "dram_min_allowed_pct") {
-                m.dram_min_allowed_pct = in.number_at_least(value, at, 0);
+                m.dram_min_allowed_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "compute_min_allowed_pct") {
-                m.compute_min_allowed_pct = in.number_at_least(value, at, 0);
+                m.compute_min_allowed_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "load_factor") {
-                m.load_factor = in.number_at_least(value, at, 0);
+                m.load_factor = in.plain_number_at_least(value, at, 0);
               } else if (key == "load_max_pct") {
-                m.load_max_pct = in.number_at_least(value, at, 0);
+                m.load_max_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "min_change") {
-                m.min_change = in.number_at_least(value, at, 0);
+                m.min_change = in.plain_number_at_least(value, at, 0);
               } else {
-                m.floor = in.number_at_least(value, at, 0);
+                m.floor = in.plain_number_at_least(value, at, 0);
               }
             });
 }
 
-void apply_sampling(const FileReader& in, const YAML::Node& map, const std::string& path,
+void apply_sampling(const YamlDocument& in, const YAML::Node& map, const std::string& path,
                     SamplingSettings& s) {
   in.fields(map, path,
             {"min_samples", "max_samples", "min_time_s", "timeout_s", "target_precision_pct", "warmup_s",
              "batch_min_time_ms", "allocations", "calibrate", "verdict_precision"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "min_samples")
-                s.min_samples = in.integer_at_least(value, at, 1);
+                s.min_samples = in.plain_integer_at_least(value, at, 1);
               else if (key == "max_samples")
-                s.max_samples = in.integer_at_least(value, at, 1);
+                s.max_samples = in.plain_integer_at_least(value, at, 1);
               else if (key == "min_time_s")
-                s.min_time_s = in.number_at_least(value, at, 0);
+                s.min_time_s = in.plain_number_at_least(value, at, 0);
               else if (key == "timeout_s")
-                s.timeout_s = in.number_at_least(value, at, 0);
+                s.timeout_s = in.plain_number_at_least(value, at, 0);
               else if (key == "target_precision_pct")
-                s.target_precision_pct = in.number_at_least(value, at, 0);
+                s.target_precision_pct = in.plain_number_at_least(value, at, 0);
               else if (key == "warmup_s")
-                s.warmup_s = in.number_at_least(value, at, 0);
+                s.warmup_s = in.plain_number_at_least(value, at, 0);
               else if (key == "allocations")
-                s.allocations = in.integer_at_least(value, at, 1);
+                s.allocations = in.plain_integer_at_least(value, at, 1);
               else if (key == "calibrate")
-                s.calibrate = in.boolean(value, at);
+                s.calibrate = in.plain_boolean(value, at);
               else if (key == "verdict_precision")
-                s.verdict_precision = in.number_at_least(value, at, 0);
+                s.verdict_precision = in.plain_number_at_least(value, at, 0);
               else
-                s.batch_min_time_ms = in.number_at_least(value, at, 0);
+                s.batch_min_time_ms = in.plain_number_at_least(value, at, 0);
             });
 }
 
-void apply_history(const FileReader& in, const YAML::Node& map, const std::string& path,
+void apply_history(const YamlDocument& in, const YAML::Node& map, const std::string& path,
                    ChangePointSettings& h) {
   in.fields(map, path,
             {"min_segment", "min_magnitude_pct", "significance", "drift_max_pct", "magnitude_sigmas", "drift_sigmas"},
             [&](const std::string& key, const YAML::Node& value, const std::string& at) {
               if (key == "min_segment") {
-                h.min_segment = in.integer_at_least(value, at, 2);
+                h.min_segment = in.plain_integer_at_least(value, at, 2);
               } else if (key == "min_magnitude_pct") {
-                h.min_magnitude_pct = in.number_at_least(value, at, 0);
+                h.min_magnitude_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "drift_max_pct") {
-                h.drift_max_pct = in.number_at_least(value, at, 0);
+                h.drift_max_pct = in.plain_number_at_least(value, at, 0);
               } else if (key == "magnitude_sigmas") {
-                h.magnitude_sigmas = in.number_at_least(value, at, 0);
+                h.magnitude_sigmas = in.plain_number_at_least(value, at, 0);
               } else if (key == "drift_sigmas") {
-                h.drift_sigmas = in.number_at_least(value, at, 0);
+                h.drift_sigmas = in.plain_number_at_least(value, at, 0);
               } else {
-                h.significance = in.number(value, at);
+                h.significance = in.plain_number(value, at);
                 if (h.significance <= 0 || h.significance >= 1)
                   throw in.error(value, at, "must be between 0 and 1 (exclusive), got " + value.Scalar());
               }
@@ -193,31 +118,31 @@ void apply_history(const FileReader& in, const YAML::Node& map, const std::strin
 }
 
 // The settings shared by `defaults` and an override (which also has `match`, read elsewhere).
-void apply_settings(const FileReader& in, const YAML::Node& map, const std::string& path, bool is_override,
+void apply_settings(const YamlDocument& in, const YAML::Node& map, const std::string& path, bool is_override,
                     Thresholds& t) {
   auto each = [&](const std::string& key, const YAML::Node& value, const std::string& at) {
     if (key == "significance") {
-      t.significance = in.number(value, at);
+      t.significance = in.plain_number(value, at);
       if (t.significance <= 0 || t.significance >= 1)
         throw in.error(value, at, "must be between 0 and 1 (exclusive), got " + value.Scalar());
     } else if (key == "remeasure") {
-      t.remeasure = in.integer_at_least(value, at, 0);
+      t.remeasure = in.plain_integer_at_least(value, at, 0);
     } else if (key == "noise_factor") {
-      t.noise_factor = in.number_at_least(value, at, 0);
+      t.noise_factor = in.plain_number_at_least(value, at, 0);
     } else if (key == "confirm") {
-      t.confirm = in.integer_at_least(value, at, 0);
+      t.confirm = in.plain_integer_at_least(value, at, 0);
     } else if (key == "propose_max_allowed_pct") {
-      t.propose_max_allowed_pct = in.number_at_least(value, at, 0);
+      t.propose_max_allowed_pct = in.plain_number_at_least(value, at, 0);
     } else if (key == "ab_max_regression_pct") {
-      t.ab_max_regression_pct = in.number_at_least(value, at, 0);
+      t.ab_max_regression_pct = in.plain_number_at_least(value, at, 0);
     } else if (key == "ab_min_rounds") {
-      t.ab_min_rounds = in.integer_at_least(value, at, 1);
+      t.ab_min_rounds = in.plain_integer_at_least(value, at, 1);
     } else if (key == "ab_min_time_s") {
-      t.ab_min_time_s = in.number_at_least(value, at, 0);
+      t.ab_min_time_s = in.plain_number_at_least(value, at, 0);
     } else if (key == "ab_max_rounds") {
-      t.ab_max_rounds = in.integer_at_least(value, at, 1);
+      t.ab_max_rounds = in.plain_integer_at_least(value, at, 1);
     } else if (key == "ab_samples_per_round") {
-      t.ab_samples_per_round = in.integer_at_least(value, at, 1);
+      t.ab_samples_per_round = in.plain_integer_at_least(value, at, 1);
     } else if (key == "sampling") {
       apply_sampling(in, value, at, t.sampling);
     } else if (key == "history") {
@@ -268,9 +193,8 @@ class ThresholdSet::Loader {
 
   void add(const std::string& text, const std::string& file) {
     set_.files_.push_back(file);
-    const FileReader in(file);
-    const YAML::Node root = load_plain_yaml(text, file);
-    in.fields(root, "", {"defaults", "overrides"},
+    const YamlDocument in(file, text);
+    in.fields(in.root(), "", {"defaults", "overrides"},
               [&](const std::string& key, const YAML::Node& value, const std::string& at) {
                 if (key == "defaults") {
                   apply_settings(in, value, at, false, set_.defaults_);
@@ -294,18 +218,18 @@ class ThresholdSet::Loader {
   }
 
  private:
-  void add_overrides(const FileReader& in, const YAML::Node& list, const std::string& path) {
+  void add_overrides(const YamlDocument& in, const YAML::Node& list, const std::string& path) {
     if (list.IsNull()) return;
-    if (!list.IsSequence()) throw in.error(list, path, "expected a list, got " + describe(list));
+    if (!list.IsSequence()) throw in.error(list, path, "expected a list, got " + YamlDocument::describe_node(list));
     for (std::size_t i = 0; i < list.size(); ++i) {
       const YAML::Node item = list[i];
       const std::string at = path + "[" + std::to_string(i) + "]";
-      if (!item.IsMap()) throw in.error(item, at, "expected a map, got " + describe(item));
+      if (!item.IsMap()) throw in.error(item, at, "expected a map, got " + YamlDocument::describe_node(item));
       Override o;
       o.where = in.where(item);
       in.fields(item["match"], at + ".match", {"case", "machine"},
                 [&](const std::string& key, const YAML::Node& value, const std::string& key_at) {
-                  (key == "case" ? o.case_glob : o.machine_glob) = in.text(value, key_at);
+                  (key == "case" ? o.case_glob : o.machine_glob) = in.scalar_text(value, key_at);
                 });
       // Applied here once to find every error at load time; resolve() re-applies the same node.
       Thresholds scratch;

@@ -6,9 +6,9 @@
 // generic payload has schema "perfgate.change-point.v1" (docs/webhooks.md); Slack gets a text.
 #include <cstdint>
 
+#include "judge/history_analysis.h"
 #include "notify/alert.h"
 #include "notify/config.h"
-#include "store/history_analysis.h"
 
 namespace perfgate {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "store/history_analysis.h"
+#include "judge/history_analysis.h"
 
 namespace perfgate {
 

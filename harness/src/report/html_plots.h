@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "judge/history_analysis.h"
 #include "perfgate/result.h"
 #include "store/history.h"
-#include "store/history_analysis.h"
 
 namespace perfgate::html {
 

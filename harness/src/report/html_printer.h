@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "judge/history_analysis.h"
 #include "perfgate/result.h"
 #include "store/history.h"
-#include "store/history_analysis.h"
 
 namespace perfgate {
 
@@ -18,7 +18,7 @@ struct HtmlInputs {
   const RunResult* baseline = nullptr;
   // Per case id, its history oldest first (store/history.h); cases without one get no trend.
   std::map<std::string, std::vector<HistoryPoint>> history;
-  // The same history judged (store/history_analysis.h): its trends mark segments and change points.
+  // The same history judged (judge/history_analysis.h): its trends mark segments and change points.
   std::vector<CaseHistory> history_changes;
 };
 

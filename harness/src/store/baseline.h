@@ -1,12 +1,12 @@
 #pragma once
 // Approved baselines: baselines/<machine id>/<kernel>.yaml, one entry per case
-// (judge/baseline_case.h).
+// (store/baseline_case.h).
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "judge/baseline_case.h"
+#include "store/baseline_case.h"
 
 namespace perfgate {
 

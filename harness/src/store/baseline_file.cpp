@@ -45,7 +45,7 @@ void check_run_counts(const YamlDocument& in, const YAML::Node& counts, const YA
 
 // A schema 1 file records no run counts, but what wrote it did hold to two rules: its `median`
 // map names every metric of `runs`, and every metric has a run for each run latency_ns has,
-// except cold_latency_ns, which a run may leave out (store/candidate_pool.cpp). A file cut
+// except cold_latency_ns, which a run may leave out (judge/candidate_pool.cpp). A file cut
 // inside its last case's runs breaks one of them.
 void check_schema1_complete(const YamlDocument& in, const YAML::Node& map, const YAML::Node& runs_node,
                             const MetricRuns& runs, const std::string& at) {

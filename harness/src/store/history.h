@@ -4,7 +4,7 @@
 // the run's median and spread, the commit, the device, the perfgate version, the kernel source
 // hash and the driver. Appends hold a lock beside the file (`<machine id>.jsonl.lock`), so runs
 // appended by several processes at once all land, each line whole. The HTML trend plots,
-// `perfgate history` and its change points (store/history_analysis.h) read it.
+// `perfgate history` and its change points (judge/history_analysis.h) read it.
 #include <filesystem>
 #include <map>
 #include <string>

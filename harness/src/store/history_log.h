@@ -12,7 +12,7 @@
 namespace perfgate {
 
 struct Acknowledgement {
-  std::string id;  // a change point's or a drift's id (store/history_analysis.h)
+  std::string id;  // a change point's or a drift's id (judge/history_analysis.h)
   std::string by;
   std::string reason;
   std::string at;  // ISO 8601 UTC

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 #include "core/yaml_load.h"
 
@@ -110,6 +111,55 @@ std::vector<double> YamlDocument::numbers(const YAML::Node& node, const std::str
   values.reserve(node.size());
   for (const auto& item : node) values.push_back(number(item, at));
   return values;
+}
+
+std::string YamlDocument::where(const YAML::Node& at) const {
+  return file_ + ":" + std::to_string(yaml_line(at));
+}
+
+std::string YamlDocument::describe_node(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    case YAML::NodeType::Scalar: return "\"" + node.Scalar() + "\"";
+    default: return "nothing";
+  }
+}
+
+double YamlDocument::plain_number(const YAML::Node& node, const std::string& at) const {
+  const std::optional<double> value = node.Tag() == "!" ? std::nullopt : finite_number(node);
+  if (!value) throw error(node, at, "expected a number, got " + describe_node(node));
+  return *value;
+}
+
+double YamlDocument::plain_number_at_least(const YAML::Node& node, const std::string& at, double low) const {
+  const double value = plain_number(node, at);
+  if (value < low) {
+    std::ostringstream text;
+    text << low;
+    throw error(node, at, "must be at least " + text.str() + ", got " + node.Scalar());
+  }
+  return value;
+}
+
+bool YamlDocument::plain_boolean(const YAML::Node& node, const std::string& at) const {
+  bool value = false;
+  if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<bool>::decode(node, value))
+    throw error(node, at, "expected true or false, got " + describe_node(node));
+  return value;
+}
+
+int YamlDocument::plain_integer_at_least(const YAML::Node& node, const std::string& at, int low) const {
+  int value = 0;
+  if (!node.IsScalar() || node.Tag() == "!" || !YAML::convert<int>::decode(node, value))
+    throw error(node, at, "expected a whole number, got " + describe_node(node));
+  if (value < low) throw error(node, at, "must be at least " + std::to_string(low) + ", got " + node.Scalar());
+  return value;
+}
+
+std::string YamlDocument::scalar_text(const YAML::Node& node, const std::string& at) const {
+  if (!node.IsScalar()) throw error(node, at, "expected a string, got " + describe_node(node));
+  return node.Scalar();
 }
 
 }  // namespace perfgate

@@ -1,6 +1,7 @@
 #pragma once
 // A parsed YAML file whose every error names the file and the line (Mark lines are 0-based;
-// messages say 1-based lines, as editors do), and the number text the stores write.
+// messages say 1-based lines, as editors do), and the number text the stores write. The one
+// reader of every YAML file perfgate keeps: baselines, candidates and thresholds.
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -54,6 +55,34 @@ class YamlDocument {
   double number(const YAML::Node& node, const std::string& at) const;
   // A non-empty sequence of at most `max_count` finite numbers.
   std::vector<double> numbers(const YAML::Node& node, const std::string& at, std::size_t max_count) const;
+
+  // "file:line" of `at`.
+  std::string where(const YAML::Node& at) const;
+
+  // Calls each(key, value, path) for every entry of `map` (nothing where it is absent or empty),
+  // refusing keys not in `allowed` and keys given twice.
+  template <class Each>
+  void fields(const YAML::Node& map, const std::string& path, std::initializer_list<std::string_view> allowed,
+              Each&& each) const {
+    if (!map || map.IsNull()) return;
+    if (!map.IsMap()) throw error(map, path, "expected a map, got " + describe_node(map));
+    keys(map, path, allowed);
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      each(key, it->second, path.empty() ? key : path + "." + key);
+    }
+  }
+
+  // Settings a person writes: a plain (unquoted) finite number, "15" in quotes being a string
+  // and so an error; a plain true or false; a whole number; a scalar's text.
+  double plain_number(const YAML::Node& node, const std::string& at) const;
+  double plain_number_at_least(const YAML::Node& node, const std::string& at, double low) const;
+  bool plain_boolean(const YAML::Node& node, const std::string& at) const;
+  int plain_integer_at_least(const YAML::Node& node, const std::string& at, int low) const;
+  std::string scalar_text(const YAML::Node& node, const std::string& at) const;
+
+  // "a list", "a map", "\"text\"" or "nothing": what a message says was found instead.
+  static std::string describe_node(const YAML::Node& node);
 
  private:
   std::string file_;

@@ -1,4 +1,4 @@
-#include "store/candidate_pool.h"
+#include "judge/candidate_pool.h"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-#include "store/candidate_merge.h"
+#include "judge/candidate_merge.h"
 
 #include <gtest/gtest.h>
 
 #include "judge/verdict.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
-#include "store_fixture.h"
+#include "store/store_fixture.h"
 
 namespace perfgate {
 namespace {

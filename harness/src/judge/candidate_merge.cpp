@@ -1,4 +1,4 @@
-#include "store/candidate_merge.h"
+#include "judge/candidate_merge.h"
 
 #include <fmt/format.h>
 

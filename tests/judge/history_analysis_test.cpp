@@ -1,4 +1,4 @@
-#include "store/history_analysis.h"
+#include "judge/history_analysis.h"
 
 #include <gtest/gtest.h>
 
