@@ -4,7 +4,7 @@
 # machine id, then gates on it: `perfgate history --changes --gate --notify`. Exit code: the
 # gate's (0 pass, 1 a new regression change point or drift, 2 bad input).
 #
-# Why a branch and not the CI cache (README, "Keeping the history"): a cache is evicted (GitHub
+# Why a branch and not the CI cache (docs/history.md, "In CI"): a cache is evicted (GitHub
 # drops caches unused for 7 days and trims past 10 GB; GitLab's is per runner unless shared), is
 # not shared between a fleet's runners, and cannot be reviewed; a branch keeps every run, the
 # history is diffable and reviewable like the baselines, and the appends of two pipelines merge

@@ -1,35 +1,52 @@
 #!/usr/bin/env bash
 # The README's "In another project" example, verbatim: every fenced block marked
-# `<!-- readme_consumer: PATH -->` is written to PATH of a fresh project, which is built against
-# an installed perfgate and run on the CPU (and on Vulkan where there is a device). The run must
-# pass its correctness checks with the installed thresholds, and leave a valid peaks cache.
-# Runs beside other tests: it builds and measures without judging (--no-judge).
+# `<!-- readme_consumer: PATH -->` is written to PATH of a fresh project; the block marked
+# `install` runs in a folder whose `build` is perfgate's build, the block marked `commands` in the
+# project, both as written but for the prefix (`/opt/perfgate` becomes a scratch folder). The
+# project is built against the installed perfgate and run on the CPU (and on Vulkan where there is
+# a device). The run must pass its correctness checks with the installed thresholds, and leave a
+# valid peaks cache.
+# Runs beside other tests: it builds and measures without judging (--no-judge; the project has no
+# baselines, so the README's own `run` and `ctest -L perf` judge nothing either).
 set -euo pipefail
 : "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"
-rm -rf "$tmp" && mkdir -p "$tmp/project"
-cmake --install "$PERFGATE_BUILD_DIR" --prefix "$tmp/prefix" >/dev/null
+rm -rf "$tmp" && mkdir -p "$tmp/project" "$tmp/perfgate"
+ln -s "$PERFGATE_BUILD_DIR" "$tmp/perfgate/build"
 
-python3 - "$PERFGATE_SOURCE_DIR/README.md" "$tmp/project" <<'PY'
+python3 - "$PERFGATE_SOURCE_DIR/README.md" "$tmp/project" "$tmp" <<'PY2'
 import os, re, sys
-readme, out = sys.argv[1], sys.argv[2]
+readme, out, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 text = open(readme, encoding="utf-8").read()
 blocks = re.findall(r"<!-- readme_consumer: (\S+) -->\n```\w*\n(.*?)```", text, re.S)
 names = [name for name, _ in blocks]
-if sorted(names) != ["CMakeLists.txt", "kernels/scale/scale.comp", "kernels/scale/scale.cpp"]:
-    sys.exit(f"README consumer example: expected CMakeLists.txt and the scale kernel, found {names}")
+want = ["CMakeLists.txt", "commands", "install", "kernels/scale/scale.comp", "kernels/scale/scale.cpp"]
+if sorted(names) != want:
+    sys.exit(f"README consumer example: expected {want}, found {names}")
 for name, body in blocks:
-    path = os.path.join(out, name)
+    if name in ("install", "commands"):
+        if "/opt/perfgate" not in body:
+            sys.exit(f"README consumer example: the {name} block names no /opt/perfgate")
+        path = os.path.join(tmp, name + ".sh")
+        body = "set -euxo pipefail\n" + body.replace("/opt/perfgate", os.path.join(tmp, "prefix"))
+    else:
+        path = os.path.join(out, name)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     open(path, "w", encoding="utf-8").write(body)
-PY
+PY2
 
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$tmp/project" -B "$tmp/build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
-cmake --build "$tmp/build" -j 2
-exe="$tmp/build/my_perfgate"
 export PERFGATE_CACHE_DIR="$tmp/cache"
+# The generator and parallelism through CMake's environment, so the commands stay as written.
+command -v ninja >/dev/null && export CMAKE_GENERATOR=Ninja
+export CMAKE_BUILD_PARALLEL_LEVEL=2
+(cd "$tmp/perfgate" && bash "$tmp/install.sh") >/dev/null
+# The README's commands: configure and build, the table, the perf tests (none judged: the
+# project has no baselines yet, so each reports no-baseline or skips).
+(cd "$tmp/project" && bash "$tmp/commands.sh") > "$tmp/commands.txt" 2>&1 ||
+  { cat "$tmp/commands.txt"; echo "FAIL: the README's commands failed" >&2; exit 1; }
+grep -q "scale/cpu/n=1048576" "$tmp/commands.txt" ||
+  { cat "$tmp/commands.txt"; echo "FAIL: the README's run did not run scale/cpu" >&2; exit 1; }
+exe="$tmp/project/build/my_perfgate"
 
 # No thresholds/ folder in the project: the installed defaults are found with nothing copied.
 "$exe" run --backend cpu --json "$tmp/cpu.json" --quiet --no-judge > "$tmp/cpu.txt"
@@ -65,6 +82,6 @@ for f in files:
 PY
 
 # LABELS reach every discovered test.
-ctest --test-dir "$tmp/build" -N -L my_kernels > "$tmp/labelled.txt"
+ctest --test-dir "$tmp/project/build" -N -L my_kernels > "$tmp/labelled.txt"
 grep -qF "scale/cpu/n=1048576" "$tmp/labelled.txt" || { cat "$tmp/labelled.txt"; echo "FAIL: LABELS not on the discovered tests" >&2; exit 1; }
 echo OK

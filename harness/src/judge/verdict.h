@@ -1,5 +1,5 @@
 #pragma once
-// The verdict rules: one metric of one case against its baseline (README.md, "How a case is judged").
+// The verdict rules: one metric of one case against its baseline (docs/measuring.md, "How a case is judged").
 //
 //   change    ratio of medians, current against the pooled baseline, in the metric's direction
 //   allowed   noise_factor x the upper bound of the baseline's run-to-run sigma from its n runs

@@ -1,6 +1,6 @@
 #pragma once
 // How far a case's separate runs land from each other: the noise a verdict must not mistake
-// for a regression. Pure functions over per-run samples (README.md, "How a case is judged").
+// for a regression. Pure functions over per-run samples (docs/measuring.md, "How a case is judged").
 //
 //   centre     median of the per-run medians
 //   apart      a run whose median lies farther from the centre than `clear_sigmas` x a robust

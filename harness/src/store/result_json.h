@@ -1,5 +1,5 @@
 #pragma once
-// The results JSON of a run (schema documented in the README): what `--json FILE` writes and
+// The results JSON of a run (schema documented in docs/results.md): what `--json FILE` writes and
 // what `compare`, `report` and `notify` read.
 #include <filesystem>
 #include <nlohmann/json.hpp>
