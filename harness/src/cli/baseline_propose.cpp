@@ -1,10 +1,14 @@
 // perfgate baseline propose: measures the selection in N separate processes, pools the runs into
 // one candidate file and prints what it would change. Nothing under baselines/ is written.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <thread>
 
 #include "cli/baseline_subcommands.h"
 #include "cli/candidate_summary.h"
@@ -12,11 +16,13 @@
 #include "cli/options.h"
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
+#include "core/no_device.h"
 #include "core/path_within.h"
 #include "core/scratch_dir.h"
 #include "judge/busy_runs.h"
 #include "judge/candidate_pool.h"
 #include "judge/thresholds.h"
+#include "measure/device.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
@@ -29,7 +35,7 @@ namespace fs = std::filesystem;
 
 // The `perfgate run` arguments that measure the same selection (cases first: --axis takes
 // every value that follows it).
-std::vector<std::string> run_arguments(const CommonOptions& o, const fs::path& json) {
+std::vector<std::string> run_arguments(const CommonOptions& o, const std::string& device, const fs::path& json) {
   std::vector<std::string> args{"run"};
   args.insert(args.end(), o.cases.begin(), o.cases.end());
   auto pass = [&args](const char* name, const std::string& value) {
@@ -37,7 +43,7 @@ std::vector<std::string> run_arguments(const CommonOptions& o, const fs::path& j
   };
   for (const auto& glob : o.kernel_globs) pass("--kernel", glob);
   pass("--backend", o.backend);
-  pass("--device", o.device);
+  pass("--device", device);
   pass("--cache-dir", o.cache_dir);
   pass("--thresholds", o.thresholds_dir);
   for (const auto& axis : o.axes) pass("--axis", axis);
@@ -61,6 +67,50 @@ std::string busy_cases(const std::vector<RunResult>& runs, std::size_t wanted, c
   return out;
 }
 
+// The Vulkan devices one proposal measures: where no --device is given and the host has several
+// GPUs of the model the default device is, every one of them (by index), so that a check on any
+// of them is judged against its own runs (BaselineCase::run_devices); else the one selected.
+std::vector<std::string> devices_to_measure(const CommonOptions& o) {
+  if (o.backend != "vulkan" || !o.device.empty()) return {o.device};
+  std::vector<GpuListing> gpus;
+  try {
+    gpus = list_vulkan_gpus("");
+  } catch (const NoDevice&) {
+    return {o.device};
+  }
+  std::vector<std::string> same_model;
+  for (const GpuListing& g : gpus)
+    if (!g.on_cpu && g.machine_id == gpus.front().machine_id) same_model.push_back(std::to_string(g.index));
+  return same_model.size() < 2 ? std::vector<std::string>{o.device} : same_model;
+}
+
+// One round: a run in a process of its own on each device at once, as `ctest -j` checks them.
+std::vector<ChildResult> measure_round(const CommonOptions& o, const std::vector<std::string>& devices,
+                                       const std::vector<fs::path>& jsons) {
+  std::vector<ChildResult> children(devices.size());
+  std::vector<std::exception_ptr> errors(devices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t d = 0; d < devices.size(); ++d)
+    threads.emplace_back([&, d] {
+      try {
+        children[d] = run_self(run_arguments(o, devices[d], jsons[d]), false);
+      } catch (...) {
+        errors[d] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return children;
+}
+
+// Every `stride`-th run from `offset`: one device's runs where each round measured `stride`.
+std::vector<RunResult> every_nth(const std::vector<RunResult>& runs, std::size_t offset, std::size_t stride) {
+  std::vector<RunResult> out;
+  for (std::size_t i = offset; i < runs.size(); i += stride) out.push_back(runs[i]);
+  return out;
+}
+
 std::string run_span(std::size_t first, std::size_t last) {
   return first == last ? "run " + std::to_string(first)
                        : "runs " + std::to_string(first) + "-" + std::to_string(last);
@@ -79,39 +129,57 @@ int propose_main(const ProposeFlags& flags) {
   // one more run is measured and the oldest set aside, up to twice the runs asked for.
   const std::size_t wanted = static_cast<std::size_t>(flags.runs);
   const std::size_t most = 2 * wanted;
-  std::vector<RunResult> runs;
+  const std::vector<std::string> devices = devices_to_measure(flags.common);
+  const std::size_t per_round = devices.size();
+  std::vector<RunResult> runs;  // round after round, each in the order of `devices`
   std::string busy;
-  while (runs.size() < most && (runs.size() < wanted || !busy.empty())) {
-    const std::size_t i = runs.size();
+  std::size_t rounds = 0;
+  while (rounds < most && (rounds < wanted || !busy.empty())) {
+    const std::size_t i = rounds;
     if (progress) {
+      const std::string where =
+          per_round > 1 ? fmt::format(" on each of {} GPUs", per_round) : std::string(" (separate process)");
       if (i < wanted)
-        std::fprintf(stderr, "\r\033[Kmeasuring: run %zu of %zu (separate process)", i + 1, wanted);
+        std::fprintf(stderr, "\r\033[Kmeasuring: run %zu of %zu%s", i + 1, wanted, where.c_str());
       else
         std::fprintf(stderr,
-                     "\r\033[Kmeasuring: run %zu of up to %zu (the runs so far disagree: a busy machine?)",
-                     i + 1, most);
+                     "\r\033[Kmeasuring: run %zu of up to %zu%s (the runs so far disagree: a busy machine?)",
+                     i + 1, most, where.c_str());
     }
-    const fs::path json = scratch.path() / ("run-" + std::to_string(i + 1) + ".json");
-    const ChildResult child = run_self(run_arguments(flags.common, json), false);
+    std::vector<fs::path> jsons;
+    for (std::size_t d = 0; d < per_round; ++d)
+      jsons.push_back(scratch.path() / fmt::format("run-{}-{}.json", i + 1, d));
+    const std::vector<ChildResult> children = measure_round(flags.common, devices, jsons);
     if (progress) std::fprintf(stderr, "\r\033[K");
-    if (fs::exists(json)) {
-      runs.push_back(read_results(json));
-      candidate_from_runs(runs, "");  // refuses now, with the reasons, rather than after N runs
+    for (std::size_t d = 0; d < per_round; ++d) {
+      const std::string which =
+          std::to_string(i + 1) + (per_round > 1 ? " on GPU " + devices[d] : std::string());
+      if (fs::exists(jsons[d])) {
+        runs.push_back(read_results(jsons[d]));
+        candidate_from_runs(runs, "");  // refuses now, with the reasons, rather than after N runs
+      }
+      if (children[d].exit_code != 0)
+        throw Error("refusing to propose: run " + which + " failed (perfgate run exited " +
+                    std::to_string(children[d].exit_code) + "); nothing written");
+      if (runs.size() != i * per_round + d + 1)
+        throw Error("refusing to propose: run " + which + " wrote no results; nothing written");
     }
-    if (child.exit_code != 0)
-      throw Error("refusing to propose: run " + std::to_string(i + 1) + " failed (perfgate run exited " +
-                  std::to_string(child.exit_code) + "); nothing written");
-    if (runs.size() != i + 1)
-      throw Error("refusing to propose: run " + std::to_string(i + 1) + " wrote no results; nothing written");
-    if (runs.size() >= wanted) busy = busy_cases(runs, wanted, thresholds);
+    ++rounds;
+    if (rounds >= wanted) {
+      busy.clear();
+      for (std::size_t d = 0; d < per_round; ++d) {
+        const std::string found = busy_cases(every_nth(runs, d, per_round), wanted, thresholds);
+        if (!found.empty()) busy += per_round > 1 ? "  GPU " + devices[d] + ":\n" + found : found;
+      }
+    }
   }
   if (!busy.empty())
-    throw Error("refusing to propose: the machine was busy: after " + std::to_string(runs.size()) +
+    throw Error("refusing to propose: the machine was busy: after " + std::to_string(rounds) +
                 " runs, no " + std::to_string(wanted) +
                 " runs in a row agree as they do on a quiet machine; in the last " + std::to_string(wanted) +
                 ":\n" + busy + "nothing written; propose again when the machine is quiet");
-  const std::size_t set_aside = runs.size() - wanted;
-  runs.erase(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(set_aside));
+  const std::size_t set_aside = rounds - wanted;
+  runs.erase(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(set_aside * per_round));
   const Candidate candidate = [&] {
     Candidate c = candidate_from_runs(runs, utc_now_iso8601());
     c.digest = content_digest(c);
@@ -130,6 +198,10 @@ int propose_main(const ProposeFlags& flags) {
         "set aside: %s of %zu, measured while the machine was busy (their cases' runs disagreed far\n"
         "  beyond a quiet machine's noise, or waited for cores); the candidate holds the %zu runs after them\n",
         run_span(1, set_aside).c_str(), set_aside + wanted, wanted);
+  if (per_round > 1)
+    std::printf("measured on %zu GPUs of this host (--device %s), %zu runs each: a check on each is judged "
+                "against its own runs\n",
+                per_round, fmt::format("{}", fmt::join(devices, ", ")).c_str(), wanted);
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
   if (const std::string left_out = skipped_cases(runs.front()); !left_out.empty())
     std::printf("left out: skipped on this device, so no baseline is proposed for them:%s\n", left_out.c_str());

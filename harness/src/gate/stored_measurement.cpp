@@ -131,6 +131,7 @@ std::unique_ptr<CaseMeasurement> StoredSource::open(const CaseSpec& spec, std::u
       StoredCase{device_, peaks_, spec, thresholds_.resolve(spec.id, machine_id),
                  baselines_ ? baselines_->find(machine_id, spec.kernel->name(), spec.id) : std::nullopt,
                  fresh_measure_});
+  if (c->baseline) c->baseline = runs_of_device(*c->baseline, device_.fingerprint().device_uuid);
   // Timed as its baseline was: against the reference the baseline names, or alone where the
   // baseline was timed alone (it has no relative_latency; its raw times are what is judged).
   // A reference's batches between the case's would double the check's time for a metric nothing

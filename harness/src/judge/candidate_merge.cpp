@@ -41,6 +41,12 @@ std::string cache_text(const std::optional<bool>& fits) {
   return fits ? (*fits ? "in cache" : "not in cache") : "unknown";
 }
 
+// Each run's device: the candidate's own list, or its fingerprint's device for every run.
+std::vector<std::string> devices_of_runs(const Candidate& c) {
+  if (!c.run_devices.empty()) return c.run_devices;
+  return std::vector<std::string>(c.run_ids.size(), c.fingerprint.device_uuid);
+}
+
 }  // namespace
 
 Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::string& created_at) {
@@ -68,6 +74,11 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::
                   " cases; propose the same selection each time");
     merged.measured_at = std::min(merged.measured_at, part.candidate.measured_at);
     merged.run_ids.insert(merged.run_ids.end(), part.candidate.run_ids.begin(), part.candidate.run_ids.end());
+    if (!merged.run_devices.empty() || !part.candidate.run_devices.empty()) {
+      if (merged.run_devices.empty()) merged.run_devices = devices_of_runs(first.candidate);
+      const std::vector<std::string> more = devices_of_runs(part.candidate);
+      merged.run_devices.insert(merged.run_devices.end(), more.begin(), more.end());
+    }
     total_runs += part.candidate.run_ids.size();
     for (std::size_t i = 0; i < merged.cases.size(); ++i) {
       CandidateCase& into = merged.cases[i];

@@ -82,7 +82,10 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
     if (run.cases.size() != first.cases.size())
       throw Error("refusing to propose: run " + std::to_string(i + 1) + " measured " +
                   std::to_string(run.cases.size()) + " cases, run 1 " + std::to_string(first.cases.size()));
+    if (run.fingerprint.host_id != candidate.fingerprint.host_id)
+      throw Error("refusing to propose: run " + std::to_string(i + 1) + " measured on another host than run 1");
     candidate.run_ids.push_back(run.run_id);
+    candidate.run_devices.push_back(run.fingerprint.device_uuid);
     for (const auto& result : run.cases) {
       const bool skipped_first = skipped.contains(result.id);
       if (result.verdict == Verdict::skipped || skipped_first) {
@@ -140,6 +143,10 @@ Candidate candidate_from_runs(const std::vector<RunResult>& runs, const std::str
   }
   if (candidate.cases.empty())
     throw Error("refusing to propose: this device can run none of the selected cases:" + skipped_cases(first));
+  // Devices are named per run only where the runs span several (BaselineCase::run_devices).
+  if (std::all_of(candidate.run_devices.begin(), candidate.run_devices.end(),
+                  [&](const std::string& uuid) { return uuid == candidate.fingerprint.device_uuid; }))
+    candidate.run_devices.clear();
   return candidate;
 }
 

@@ -198,4 +198,27 @@ double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thres
   return least;
 }
 
+BaselineCase runs_of_device(const BaselineCase& baseline, const std::string& device_uuid) {
+  const auto latency = baseline.runs.find(metric::latency_ns);
+  if (baseline.run_devices.empty() || device_uuid.empty() || latency == baseline.runs.end() ||
+      latency->second.size() != baseline.run_devices.size())
+    return baseline;
+  const std::size_t count = baseline.run_devices.size();
+  std::vector<bool> mine(count);
+  for (std::size_t i = 0; i < count; ++i) mine[i] = baseline.run_devices[i] == device_uuid;
+  if (std::find(mine.begin(), mine.end(), true) == mine.end()) return baseline;
+  BaselineCase own = baseline;
+  own.fingerprint.device_uuid = device_uuid;
+  own.run_devices.clear();
+  for (auto& [metric, runs] : own.runs) {
+    // A metric some runs left out (cold latency) cannot be told apart by device: kept whole.
+    if (runs.size() != count) continue;
+    std::vector<std::vector<double>> kept;
+    for (std::size_t i = 0; i < count; ++i)
+      if (mine[i]) kept.push_back(std::move(runs[i]));
+    runs = std::move(kept);
+  }
+  return own;
+}
+
 }  // namespace perfgate

@@ -21,4 +21,11 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
 // has an absolute floor (its verdict is not a matter of allowance) or nothing is judged relatively.
 double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thresholds);
 
+// The baseline a check on the device `device_uuid` is judged against. Where the baseline's runs
+// span several devices of its host (BaselineCase::run_devices), the runs this device measured,
+// under its uuid: each GPU of a host is judged at the resolution its own runs show. Where none
+// of them did, or the runs name no devices, the baseline as it is (elsewhere() names the
+// difference).
+BaselineCase runs_of_device(const BaselineCase& baseline, const std::string& device_uuid);
+
 }  // namespace perfgate

@@ -46,6 +46,10 @@ struct BaselineCase {
   double cpu_wait_share = 0;
   // metric name -> runs -> samples: run-to-run spread is part of what counts as noise.
   std::map<std::string, std::vector<std::vector<double>>> runs;
+  // The device uuid of each run, in the order of latency_ns's runs, where the runs span several
+  // devices of one host (`baseline propose` on a host with several GPUs of the model); empty
+  // where every run measured `fingerprint`'s device. A check judges its own device's runs.
+  std::vector<std::string> run_devices;
   Approval approval;
 };
 

@@ -109,6 +109,11 @@ void emit_case(YAML::Emitter& out, const BaselineCase& c) {
   emit_run_counts(out, c.runs);
   out << YAML::Key << "runs" << YAML::Value;
   emit_runs(out, c.runs);
+  if (!c.run_devices.empty()) {
+    out << YAML::Key << "run_devices" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const auto& uuid : c.run_devices) out << uuid;
+    out << YAML::EndSeq;
+  }
   out << YAML::EndMap;
 }
 
@@ -118,7 +123,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
   in.keys(map, at,
           {"backend", "perfgate_version", "source_hash", "fits_in_cache", "bound", "calibration_reference", "cpu_wait_share", "measured_at", "commit", "approval",
-           "fingerprint", "median", "run_counts", "runs"});
+           "fingerprint", "median", "run_counts", "runs", "run_devices"});
   BaselineCase c;
   c.id = id;
   c.kernel = kernel;
@@ -145,6 +150,15 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
     check_schema1_complete(in, map, runs, c.runs, at);
   } else {
     check_run_counts(in, in.required_map(map, "run_counts", at), runs, c.runs, at);
+  }
+  if (const YAML::Node devices = map["run_devices"]) {
+    c.run_devices = read_run_devices(in, devices, at + ".run_devices");
+    const auto latency = c.runs.find(metric::latency_ns);
+    const std::size_t run_count = latency == c.runs.end() ? 0 : latency->second.size();
+    if (c.run_devices.size() != run_count)
+      throw in.error(devices, at + ".run_devices",
+                     std::to_string(c.run_devices.size()) + " devices for " + std::to_string(run_count) +
+                         " runs of latency_ns (truncated or edited?)");
   }
   return c;
 }

@@ -45,6 +45,7 @@ BaselineCase approved_case(const Candidate& candidate, const CandidateCase& c, c
   b.measured_at = candidate.measured_at;
   b.commit = candidate.commit;
   b.runs = c.runs;
+  b.run_devices = candidate.run_devices;
   b.approval = {request.by, request.at, request.reason, request.commit};
   return b;
 }

@@ -74,6 +74,11 @@ std::string canonical_yaml(const Candidate& c) {
   out << YAML::Key << "run_ids" << YAML::Value << YAML::BeginSeq;
   for (const auto& id : c.run_ids) out << id;
   out << YAML::EndSeq;
+  if (!c.run_devices.empty()) {
+    out << YAML::Key << "run_devices" << YAML::Value << YAML::BeginSeq;
+    for (const auto& uuid : c.run_devices) out << uuid;
+    out << YAML::EndSeq;
+  }
   out << YAML::Key << "cases" << YAML::Value << YAML::BeginSeq;
   for (const auto& one : c.cases) emit_case(out, one);
   out << YAML::EndSeq << YAML::EndMap;
@@ -89,7 +94,7 @@ Candidate parse_candidate(const std::string& text, const std::string& file) {
   const YAML::Node& root = in.root();
   in.keys(root, "",
           {"schema", "created_at", "measured_at", "machine_id", "commit", "branch", "perfgate_version",
-           "fingerprint", "run_ids", "cases", "digest"});
+           "fingerprint", "run_ids", "run_devices", "cases", "digest"});
   if (in.integer(root, "schema", "") != kCandidateSchema)
     throw in.error(root["schema"], "schema", "unsupported candidate schema (this perfgate reads 1)");
   Candidate c;
@@ -104,6 +109,13 @@ Candidate parse_candidate(const std::string& text, const std::string& file) {
   const YAML::Node run_ids = in.required_sequence(root, "run_ids", "");
   for (const auto& id : run_ids) c.run_ids.push_back(id.Scalar());
   if (c.run_ids.empty()) throw in.error(run_ids, "run_ids", "no runs");
+  if (const YAML::Node devices = root["run_devices"]) {
+    c.run_devices = read_run_devices(in, devices, "run_devices");
+    if (c.run_devices.size() != c.run_ids.size())
+      throw in.error(devices, "run_devices",
+                     std::to_string(c.run_devices.size()) + " devices for " + std::to_string(c.run_ids.size()) +
+                         " runs");
+  }
   const YAML::Node cases = in.required_sequence(root, "cases", "");
   for (std::size_t i = 0; i < cases.size(); ++i)
     c.cases.push_back(read_case(in, cases[i], i, c.run_ids.size()));

@@ -32,6 +32,9 @@ struct Candidate {
   std::string branch;
   std::string perfgate_version;
   std::vector<std::string> run_ids;  // one per separate run
+  // The device uuid of each run, where the runs span several devices of one host (as
+  // BaselineCase::run_devices); empty where every run measured `fingerprint`'s device.
+  std::vector<std::string> run_devices;
   std::vector<CandidateCase> cases;  // sorted by id
   std::string digest;                // as written in the file: "sha256:<hex>"
 

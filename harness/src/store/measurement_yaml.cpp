@@ -31,6 +31,16 @@ void emit_fingerprint(YAML::Emitter& out, const Fingerprint& f) {
   out << YAML::EndMap;
 }
 
+std::vector<std::string> read_run_devices(const YamlDocument& in, const YAML::Node& list, const std::string& at) {
+  if (!list.IsSequence() || list.size() == 0) throw in.error(list, at, "expected a non-empty list of device uuids");
+  std::vector<std::string> devices;
+  for (const auto& item : list) {
+    if (!item.IsScalar() || item.Scalar().empty()) throw in.error(item, at, "expected a device uuid");
+    devices.push_back(item.Scalar());
+  }
+  return devices;
+}
+
 Fingerprint read_fingerprint(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   in.keys(map, at,
           {"machine_id", "backend", "device_name", "vendor_id", "device_id", "driver_version", "api_version",

@@ -27,6 +27,10 @@ std::string read_bound(const YamlDocument& in, const YAML::Node& map, const std:
 // naming the file and line. 0 where the file has none.
 double read_cpu_wait_share(const YamlDocument& in, const YAML::Node& map, const std::string& at);
 
+// `run_devices` (BaselineCase::run_devices, Candidate::run_devices): a list of device uuids, each
+// non-empty text, else an error naming the file and line.
+std::vector<std::string> read_run_devices(const YamlDocument& in, const YAML::Node& list, const std::string& at);
+
 void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
 // At least one metric, each with at least one run of at least one finite sample.
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at);

@@ -1,0 +1,111 @@
+// A baseline proposed on a host with several GPUs of one model holds each GPU's runs, named per
+// run (BaselineCase::run_devices): a check on either GPU is judged against its own runs, at the
+// resolution they show, and a GPU offset from the other is neither failed nor excused by it.
+// Seeded synthetic samples.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "judge/gpu_judge_fixture.h"
+#include "judge/judge_case.h"
+#include "perfgate/metric_names.h"
+#include "store/baseline_file.h"
+
+namespace perfgate {
+namespace {
+
+constexpr const char* kGpu0 = "2614b9718d0afb6f";
+constexpr const char* kGpu1 = "ebf3a9ee66184672";
+constexpr const char* kRunDevicesCase = "copy/vulkan/n=33554432";
+
+// Five runs on each GPU, round by round; GPU 1 runs 0.5% slower than GPU 0, each at 0.01% noise.
+BaselineCase two_gpu_baseline(std::mt19937_64& rng) {
+  BaselineCase b;
+  b.id = kRunDevicesCase;
+  b.kernel = "copy";
+  b.backend = "vulkan";
+  b.fingerprint.machine_id = "nvidia-h200";
+  b.fingerprint.device_uuid = kGpu0;
+  b.fingerprint.host_id = "a1";
+  for (int round = 0; round < 5; ++round) {
+    b.runs[metric::latency_ns].push_back(gpu_testing::around(rng, 10000, 0.0001));
+    b.run_devices.push_back(kGpu0);
+    b.runs[metric::latency_ns].push_back(gpu_testing::around(rng, 10050, 0.0001));
+    b.run_devices.push_back(kGpu1);
+  }
+  return b;
+}
+
+Fingerprint h200(const std::string& uuid) {
+  Fingerprint f = gpu_testing::h100(uuid);
+  f.machine_id = "nvidia-h200";
+  f.host_id = "a1";
+  return f;
+}
+
+Thresholds runs_only() {
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = 0;
+  return t;
+}
+
+CaseResult copy_measured(std::mt19937_64& rng, double latency) {
+  return gpu_testing::measured_on_gpu(rng, kRunDevicesCase, latency, false, 0.0001);
+}
+
+TEST(RunDevices, EachGpuKeepsItsOwnRuns) {
+  std::mt19937_64 rng(21);
+  const BaselineCase b = two_gpu_baseline(rng);
+  const BaselineCase own = runs_of_device(b, kGpu1);
+  EXPECT_EQ(own.fingerprint.device_uuid, kGpu1);
+  EXPECT_TRUE(own.run_devices.empty());
+  ASSERT_EQ(own.runs.at(metric::latency_ns).size(), 5u);
+  EXPECT_GT(own.runs.at(metric::latency_ns)[0][0], 10040);  // GPU 1's, not GPU 0's
+  // A device with no runs of its own gets the baseline as it is (named as another device).
+  EXPECT_EQ(runs_of_device(b, "0000000000000000").runs.at(metric::latency_ns).size(), 10u);
+}
+
+TEST(RunDevices, EachGpuIsJudgedAtItsOwnResolution) {
+  std::mt19937_64 rng(22);
+  const BaselineCase b = two_gpu_baseline(rng);
+  // GPU 1, as fast as its own runs: passes, although it is 0.5% slower than GPU 0.
+  CaseResult same = copy_measured(rng, 10050);
+  judge_against(same, runs_of_device(b, kGpu1), runs_only(), h200(kGpu1));
+  EXPECT_EQ(same.verdict, Verdict::pass) << same.message;
+  ASSERT_EQ(same.judgements.size(), 1u);
+  EXPECT_LT(same.judgements[0].threshold_pct, 0.1) << "its own runs agree to 0.01%";
+  // GPU 0 measuring GPU 1's time: 0.5% slower than its own runs, a regression there.
+  CaseResult slower = copy_measured(rng, 10050);
+  judge_against(slower, runs_of_device(b, kGpu0), runs_only(), h200(kGpu0));
+  EXPECT_EQ(slower.verdict, Verdict::regressed) << slower.message;
+  EXPECT_EQ(slower.judgements[0].threshold_source, "noise");
+}
+
+TEST(RunDevices, SurviveTheBaselineFile) {
+  std::mt19937_64 rng(23);
+  KernelBaselines file;
+  file.machine_id = "nvidia-h200";
+  file.kernel = "copy";
+  BaselineCase b = two_gpu_baseline(rng);
+  b.perfgate_version = "0.1.0";
+  b.measured_at = "2026-11-28T20:00:00Z";
+  b.approval = {"A. Person", "2026-11-28T20:01:00Z", "two GPUs", ""};
+  file.cases.push_back(b);
+  const KernelBaselines back = parse_kernel_baselines(to_yaml(file), "copy.yaml");
+  ASSERT_EQ(back.cases.size(), 1u);
+  EXPECT_EQ(back.cases[0].run_devices, b.run_devices);
+  // A list that does not match the runs is refused, naming the file and the key.
+  std::string text = to_yaml(file);
+  const auto at = text.find(kGpu1);
+  text.erase(at, std::string(kGpu1).size() + 2);  // one device fewer
+  try {
+    parse_kernel_baselines(text, "copy.yaml");
+    FAIL() << "a run_devices list shorter than the runs was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("copy.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("run_devices"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace perfgate
