@@ -5,7 +5,9 @@
 #
 #   tests/study/build_slowed.sh KERNEL PCT OUTDIR
 #
-# KERNEL: copy/cpu or copy/vulkan. PCT: 1..100 (copy/cpu: up to 900). The patch adds one extra
+# KERNEL: copy/cpu or copy/vulkan. PCT: 1..100 (copy/cpu: up to 900); copy/vulkan also takes
+# hundredths from 0.01 (0.75: three quarters of a percent more work), for GPU studies whose
+# steps are fractions of a percent. The patch adds one extra
 # pass over the first PCT% of the elements after the kernel's own pass, writing the same values
 # again, so the result stays exact and every case id is unchanged:
 #   copy/cpu     kernels/copy/copy.cpp: a second OpenMP loop b[i] = a[i] over i < n * PCT / 100;
@@ -30,7 +32,17 @@ fi
 kernel=$1 pct=$2 out=$3
 max_pct=100
 [ "$kernel" = copy/cpu ] && max_pct=900
-if ! [[ "$pct" =~ ^[0-9]+$ ]] || [ "$pct" -lt 1 ] || [ "$pct" -gt "$max_pct" ]; then
+# copy/vulkan's patch counts in hundredths of a percent (basis points of the elements).
+bp=
+if [ "$kernel" = copy/vulkan ] && [[ "$pct" =~ ^([0-9]+)(\.([0-9]{1,2}))?$ ]]; then
+  frac=${BASH_REMATCH[3]}
+  bp=$(( 10#${BASH_REMATCH[1]} * 100 + 10#${frac:-0} * (${#frac} == 1 ? 10 : 1) ))
+  if [ "$bp" -lt 1 ] || [ "$bp" -gt 10000 ]; then bp=; fi
+  pct_ok=${bp:+yes}
+elif [[ "$pct" =~ ^[0-9]+$ ]] && [ "$pct" -ge 1 ] && [ "$pct" -le "$max_pct" ]; then
+  pct_ok=yes
+fi
+if [ -z "${pct_ok:-}" ]; then
   echo "$0: PCT must be a whole number from 1 to $max_pct for $kernel, got '$pct'" >&2
   exit 2
 fi
@@ -72,7 +84,7 @@ case "$kernel" in
     [ "$(grep -cF "$anchor" "$file")" -eq 1 ] || { echo "$0: the tail of $file has changed; update the patch" >&2; exit 2; }
     sed -i "/^  if (gl_GlobalInvocationID.x == 0) {\$/i\\
   // build_slowed.sh: ${pct}% more work, the same result\\
-  const uint extra4 = n4 / 100u * ${pct}u + n4 % 100u * ${pct}u / 100u;\\
+  const uint extra4 = n4 / 10000u * ${bp}u + n4 % 10000u * ${bp}u / 10000u;\\
   const uint extra_tiles = (extra4 + tile - 1) / tile;\\
   for (uint t = gl_WorkGroupID.x; t < extra_tiles; t += gl_NumWorkGroups.x) {\\
     const uint first = t * tile + gl_LocalInvocationID.x;\\

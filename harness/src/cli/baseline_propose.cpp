@@ -35,7 +35,8 @@ namespace fs = std::filesystem;
 
 // The `perfgate run` arguments that measure the same selection (cases first: --axis takes
 // every value that follows it).
-std::vector<std::string> run_arguments(const CommonOptions& o, const std::string& device, const fs::path& json) {
+std::vector<std::string> run_arguments(const CommonOptions& o, const std::string& device, std::uint64_t order_seed,
+                                       const fs::path& json) {
   std::vector<std::string> args{"run"};
   args.insert(args.end(), o.cases.begin(), o.cases.end());
   auto pass = [&args](const char* name, const std::string& value) {
@@ -47,6 +48,7 @@ std::vector<std::string> run_arguments(const CommonOptions& o, const std::string
   pass("--cache-dir", o.cache_dir);
   pass("--thresholds", o.thresholds_dir);
   for (const auto& axis : o.axes) pass("--axis", axis);
+  if (order_seed != 0) args.insert(args.end(), {"--order-seed", std::to_string(order_seed)});
   args.insert(args.end(), {"--no-judge", "--quiet", "--color", "never", "--json", json.string()});
   return args;
 }
@@ -84,16 +86,19 @@ std::vector<std::string> devices_to_measure(const CommonOptions& o) {
   return same_model.size() < 2 ? std::vector<std::string>{o.device} : same_model;
 }
 
-// One round: a run in a process of its own on each device at once, as `ctest -j` checks them.
+// One round: a run in a process of its own on each device at once, as `ctest -j` checks them,
+// each in a case order of its own (RunFlags::order_seed) where there are several devices, so
+// that a case's runs meet the other GPUs' work in different cases, as checks do.
 std::vector<ChildResult> measure_round(const CommonOptions& o, const std::vector<std::string>& devices,
-                                       const std::vector<fs::path>& jsons) {
+                                       std::size_t round, const std::vector<fs::path>& jsons) {
   std::vector<ChildResult> children(devices.size());
   std::vector<std::exception_ptr> errors(devices.size());
   std::vector<std::thread> threads;
   for (std::size_t d = 0; d < devices.size(); ++d)
     threads.emplace_back([&, d] {
       try {
-        children[d] = run_self(run_arguments(o, devices[d], jsons[d]), false);
+        const std::uint64_t order_seed = devices.size() > 1 ? round * devices.size() + d + 1 : 0;
+        children[d] = run_self(run_arguments(o, devices[d], order_seed, jsons[d]), false);
       } catch (...) {
         errors[d] = std::current_exception();
       }
@@ -149,7 +154,7 @@ int propose_main(const ProposeFlags& flags) {
     std::vector<fs::path> jsons;
     for (std::size_t d = 0; d < per_round; ++d)
       jsons.push_back(scratch.path() / fmt::format("run-{}-{}.json", i + 1, d));
-    const std::vector<ChildResult> children = measure_round(flags.common, devices, jsons);
+    const std::vector<ChildResult> children = measure_round(flags.common, devices, i, jsons);
     if (progress) std::fprintf(stderr, "\r\033[K");
     for (std::size_t d = 0; d < per_round; ++d) {
       const std::string which =

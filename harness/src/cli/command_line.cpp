@@ -65,6 +65,8 @@ void add_run_command(CLI::App& app, Context& context) {
   add_selection_options(*run, flags->common);
   add_run_options(*run, flags->common, context);
   run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
+  run->add_option("--order-seed", flags->order_seed, "Measure the cases in an order shuffled by this seed")
+      ->group("");  // baseline propose's, on a host of several GPUs
   add_timeline_options(*run, *flags);
   run->callback([flags, &context] { context.exit_code = run_main(*flags); });
 }

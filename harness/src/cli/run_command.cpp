@@ -1,4 +1,7 @@
 // perfgate run: the default suite on the best device here, with a readable table.
+#include <algorithm>
+#include <random>
+
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/run_cases.h"
@@ -11,7 +14,11 @@ int run_main(const RunFlags& flags) {
                                                  : backend_from_string(flags.common.backend);
   Selection selection = flags.common.selection({backend});
   selection.default_suite_only = true;
-  const auto cases = select_cases(selection);
+  auto cases = select_cases(selection);
+  if (flags.order_seed != 0) {
+    std::mt19937_64 rng(flags.order_seed);
+    std::shuffle(cases.begin(), cases.end(), rng);
+  }
   RunResult run = new_run({}, flags.project_dir);
   run_backend(flags, backend, cases, run, false);
   return finish(flags, run, false);

@@ -17,6 +17,10 @@ struct RunFlags {
   std::string events_file;
   std::string trace_file;  // --trace: the run as a Chrome Trace Event Format timeline
   bool no_judge = false;
+  // run: measure the cases in an order shuffled by this seed (0: the suite's order). A proposal
+  // on several GPUs of a host gives each run its own, so each case's runs meet the other GPU's
+  // work in different cases, as checks under `ctest -j` do, and their spread counts it.
+  std::uint64_t order_seed = 0;
   // check under `ctest --resource-spec-file`: the `gpus` id CTest gave this test; its device
   // is common.device. "" without a resource allocation.
   std::string gpu_slot;

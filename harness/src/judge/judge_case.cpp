@@ -11,6 +11,7 @@
 #include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 #include "stats/check_spread.h"
+#include "stats/metric_samples.h"
 #include "stats/summary.h"
 
 namespace perfgate {
@@ -63,6 +64,23 @@ std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerpri
   return Elsewhere{"another host", where,
                    "its baseline was measured on " + where +
                        (then.host_id.empty() ? " (approved before hosts were recorded)" : "") + unmeasured};
+}
+
+// The share of its baseline's time that latency_ns's min_change is: the finest change the timer
+// resolves at all, which rates computed from that one time (bandwidth, GFLOP/s: work over the
+// latency) cannot resolve finer. 0 where latency has no min_change or no baseline runs.
+double time_resolution_pct(const BaselineCase& baseline, const Thresholds& thresholds) {
+  const auto latency = thresholds.metrics.find(metric::latency_ns);
+  const auto runs = baseline.runs.find(metric::latency_ns);
+  if (latency == thresholds.metrics.end() || !latency->second.min_change || runs == baseline.runs.end() ||
+      runs->second.empty())
+    return 0;
+  const double typical = median(pooled(runs->second));
+  return typical > 0 ? 100 * *latency->second.min_change / typical : 0;
+}
+
+bool is_rate_of_latency(const std::string& metric) {
+  return metric == metric::bandwidth_gbps || metric == metric::gflops;
 }
 
 // How far the rounds of the baseline's own runs spread (CheckSpread::pct, the median over its
@@ -143,15 +161,21 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   const CaseShape shape{result.fits_in_cache, bound_by_memory(bound)};
   const std::optional<Elsewhere> origin = baseline ? elsewhere(*baseline, current) : std::nullopt;
   result.baseline_origin = origin ? origin->where : "";
+  const double time_resolution = baseline ? time_resolution_pct(*baseline, thresholds) : 0;
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
-    const MetricThreshold threshold = given.for_case(shape);
+    MetricThreshold threshold = given.for_case(shape);
     auto measured = result.metrics.find(metric);
     if (measured == result.metrics.end()) continue;
     const std::vector<std::vector<double>>* runs = nullptr;
     if (baseline) {
       auto it = baseline->runs.find(metric);
       if (it != baseline->runs.end() && !it->second.empty()) runs = &it->second;
+    }
+    if (runs && time_resolution > 0 && is_rate_of_latency(metric) && threshold.relative()) {
+      // The rate's own min_change: the latency's, as the same share of the rate's median.
+      const double resolved = std::abs(median(pooled(*runs))) * time_resolution / 100;
+      threshold.min_change = std::max(threshold.min_change.value_or(0.0), resolved);
     }
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,

@@ -145,7 +145,10 @@ CaseResult measure_case(Device& device, const CaseSpec& spec, const SamplingSett
           sample(*prepared, share, GpuClocks::for_device(device.fingerprint()), reference.get()));
     }
     const Samples samples = pool(per_allocation);
-    result.cpu_wait_share = waiting.share();
+    // Waiting for a core stretches a time the host's cores keep (the CPU backend, llvmpipe), not
+    // one a GPU's own timestamps keep: two checks on two GPUs of one host wait for each other's
+    // threads without moving either GPU's time, and must not read as a busy machine.
+    result.cpu_wait_share = device.is_gpu() ? 0 : waiting.share();
     if (!samples.relative.empty()) {
       result.metrics[metric::reference_latency_ns] = make_metric(samples.reference_ns);
       result.metrics[metric::relative_latency] = make_metric(samples.relative);
