@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "core/device_runs.h"
 #include "notify/alert.h"
 #include "notify/config.h"
 #include "notify/fleet_alert.h"
@@ -40,11 +41,14 @@ int notify_main(const NotifyFlags& flags) {
   std::optional<Alert> alert;
   if (!flags.results.empty()) {
     // Several results (one per machine of a pipeline): one alert for all of them.
-    std::vector<RunResult> runs;
-    for (const auto& path : flags.results) runs.push_back(read_results(path));
-    const bool wanted = should_send(runs, config.send);
-    Alert built = runs.size() == 1 ? make_alert(runs[0], ci_context(env), config.format, now_unix_ms)
-                                   : make_fleet_alert(runs, ci_context(env), config.format, now_unix_ms);
+    // Every file counts: one run per device, files of one device merged (core/device_runs.h).
+    std::vector<ResultsFile> files;
+    for (const auto& path : flags.results) files.push_back({path, read_results(path)});
+    const std::vector<DeviceRun> devices = runs_per_device(std::move(files));
+    const bool wanted = should_send(devices, config.send);
+    Alert built = devices.size() == 1
+                      ? make_alert(devices[0].run, ci_context(env), config.format, now_unix_ms)
+                      : make_fleet_alert(devices, ci_context(env), config.format, now_unix_ms);
     if (flags.dry_run) {
       std::cout << nlohmann::json::parse(built.body).dump(2) << "\n";
       if (!config.secret.empty()) Signer check(config.secret);  // a bad secret is bad input

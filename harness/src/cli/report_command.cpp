@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/atomic_file.h"
+#include "core/device_runs.h"
 #include "perfgate/error.h"
 #include "report/fleet_html.h"
 #include "report/fleet_markdown.h"
@@ -59,9 +60,10 @@ int fleet_report_main(const ReportFlags& flags) {
     if (!value.empty())
       throw Error(std::string("report: ") + option +
                   " takes one run; with several results only --markdown and --html");
-  std::vector<RunResult> runs;
-  for (const auto& path : flags.results) runs.push_back(read_results_or_gbench(path));
-  const FleetView view = make_fleet_view(std::move(runs));
+  // Every file counts: one column per device, files of one device merged (core/device_runs.h).
+  std::vector<ResultsFile> files;
+  for (const auto& path : flags.results) files.push_back({path, read_results_or_gbench(path)});
+  const FleetView view = make_fleet_view(runs_per_device(std::move(files)));
   if (flags.markdown.empty() && flags.html.empty()) std::fputs(render_fleet_markdown(view).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_fleet_markdown(view));
   if (!flags.html.empty()) emit(flags.html, render_fleet_html(view));
