@@ -47,7 +47,11 @@ int merge_main(const MergeFlags& flags) {
   const std::vector<DiffRow> rows = diff_candidate(BaselineStore(flags.baselines_dir), merged);
   std::fputs(render_candidate_diff(merged, rows, true, false).c_str(), stdout);
   std::fputs(unstable_cases(merged, thresholds).c_str(), stdout);
-  std::fputs(review_hints(flags.binary_name, flags.out).c_str(), stdout);
+  const std::string& baselines = flags.baselines_dir;
+  std::fputs(
+      review_hints({flags.program, baselines != flags.default_baselines_dir ? baselines : "", ""}, flags.out)
+          .c_str(),
+      stdout);
   return 0;
 }
 

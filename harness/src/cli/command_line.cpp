@@ -128,7 +128,8 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   add_selection_options(*propose, flags->common);
   flags->common.baselines_dir = context.baselines_dir();
   flags->common.thresholds_dir = context.thresholds_dir();
-  flags->binary_name = context.binary_name;
+  flags->program = context.program;
+  flags->default_baselines_dir = flags->common.baselines_dir;
   propose
       ->add_option("--runs", flags->runs,
                    "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
@@ -164,7 +165,8 @@ void add_baseline_merge(CLI::App& baseline, Context& context) {
   merge->add_option("--out", flags->out, "Merged candidate file to write")->required();
   flags->baselines_dir = context.baselines_dir();
   flags->thresholds_dir = context.thresholds_dir();
-  flags->binary_name = context.binary_name;
+  flags->program = context.program;
+  flags->default_baselines_dir = flags->baselines_dir;
   merge->add_option("--baselines", flags->baselines_dir, "Approved baselines to diff against (read only)")
       ->capture_default_str();
   merge->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
@@ -310,6 +312,7 @@ void add_report_command(CLI::App& app, Context& context) {
 
 void add_history_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<HistoryFlags>();
+  flags->program = context.program;
   flags->thresholds_dir = context.thresholds_dir();
   flags->baselines_dir = context.baselines_dir();
   CLI::App* history = app.add_subcommand(
@@ -350,6 +353,7 @@ void add_history_command(CLI::App& app, Context& context) {
 
 void add_notify_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<NotifyFlags>();
+  flags->program = context.program;
   CLI::App* notify = app.add_subcommand(
       "notify", "Post a run's verdicts and deltas to the webhook; first delivers what waits in the outbox");
   notify->add_option("RESULTS.json", flags->results,

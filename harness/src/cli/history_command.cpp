@@ -20,6 +20,7 @@
 #include "perfgate/error.h"
 #include "report/history_changes.h"
 #include "report/history_table.h"
+#include "report/next_steps.h"
 #include "store/history.h"
 #include "store/history_analysis.h"
 #include "store/history_log.h"
@@ -129,8 +130,8 @@ int history_main(const HistoryFlags& flags) {
   }
   say(
       fmt::format("gate fails: {} open regression change point(s), {} drifting case(s); accept a wanted one "
-                  "with `perfgate history ack ID --by NAME --reason TEXT --history {}`",
-                  open, drifting, flags.history_dir));
+                  "with `{} history ack ID --by NAME --reason TEXT --history {}`",
+                  open, drifting, shell_word(flags.program), shell_word(flags.history_dir)));
   return kGateFails;
 }
 

@@ -17,6 +17,7 @@
 #include "notify/signer.h"
 #include "notify/webhook_sender.h"
 #include "perfgate/error.h"
+#include "report/next_steps.h"
 #include "store/result_json.h"
 
 namespace perfgate {
@@ -81,8 +82,8 @@ int notify_main(const NotifyFlags& flags) {
       report.dropped > 0 ? fmt::format(", {} dropped by the outbox limits", report.dropped) : "");
   if (report.rejected > 0) return kRejected;
   if (report.queued > 0) {
-    say(fmt::format("{} alert(s) wait in {}; the next `perfgate notify` sends them", report.queued,
-                    config.outbox.string()));
+    say(fmt::format("{} alert(s) wait in {}; the next `{} notify` sends them", report.queued,
+                    config.outbox.string(), shell_word(flags.program)));
     return kQueued;
   }
   return kDelivered;
