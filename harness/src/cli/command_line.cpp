@@ -50,8 +50,9 @@ void add_run_options(CLI::App& command, CommonOptions& o, const Context& context
 
 // --trace and --events: what run and check can write beside their results.
 void add_timeline_options(CLI::App& command, RunFlags& flags) {
-  command.add_option("--trace", flags.trace_file,
-                     "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
+  command.add_option(
+      "--trace", flags.trace_file,
+      "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
   command.add_option(
       "--events", flags.events_file,
       "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
@@ -206,8 +207,7 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
 
 // --by, --reason, --yes, --baselines, --lock-timeout: who changes baselines/, and how.
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
-  static const CLI::Validator utf8(
-      [](std::string& text) { return utf8_problem(text); }, "UTF-8");
+  static const CLI::Validator utf8([](std::string& text) { return utf8_problem(text); }, "UTF-8");
   flags.baselines_dir = context.baselines_dir();
   command
       .add_option("--by", flags.by,
@@ -285,8 +285,10 @@ void add_report_command(CLI::App& app, Context& context) {
       ->check(CLI::ExistingPath);
   report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");
   report->add_option("--html", flags->html, "Write the self-contained HTML report to FILE");
-  report->add_option("--junit", flags->junit,
-                     "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
+  report->add_option(
+      "--junit", flags->junit,
+      "Write JUnit XML (one testcase per case, its metrics as name: value lines in system-out; "
+      "the run's ids as the suite's properties) to FILE");
   report->add_option("--json", flags->json,
                      "Write the run as one results JSON file (a results folder becomes one merged run)");
   report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
@@ -304,7 +306,11 @@ void add_report_command(CLI::App& app, Context& context) {
       ->add_option("--thresholds", flags->thresholds_dir,
                    "Thresholds folder: the `history` settings the --history change points are found under")
       ->capture_default_str();
-  report->add_option("--baselines", flags->baselines_dir, "Approved baselines, for the history's drift")
+  report
+      ->add_option(
+          "--baselines", flags->baselines_dir,
+          "Approved baselines: the HTML's distributions beside the run's (the cases judged against them, as "
+          "judged), and the history's drift")
       ->capture_default_str();
   report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
   report->callback([flags, &context] { context.exit_code = report_main(*flags); });
@@ -399,7 +405,8 @@ void add_measure_command(CLI::App& app, Context& context) {
   measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
   measure->add_option("--calibrate-against", flags->calibration_reference,
                       "Calibration reference case id (the baseline's), where the case is calibrated");
-  measure->add_flag("--alone", flags->alone, "Time the case alone, not calibrated (its baseline was timed so)");
+  measure->add_flag("--alone", flags->alone,
+                    "Time the case alone, not calibrated (its baseline was timed so)");
   add_cache_dir_option(*measure, flags->common);
   measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
   measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });
