@@ -6,7 +6,8 @@
 # propose` and `baseline merge` each name `bin/my_perfgate` (never a bare name), keep those
 # options, and run as printed (NAME, TEXT and BUILD filled in). Nothing in the repository, nor
 # in $HOME, changes: once `baseline propose`'s review hint diffed against the repository's
-# baselines and its approve hint wrote there, and both named a bare `perfgate`.
+# baselines and its approve hint wrote there, and both named a bare `perfgate`. Then the
+# HTML report of a check judged against the approved baseline draws it beside the run.
 set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_BUILD_DIR:?}"
 logs="$PERFGATE_E2E_TMP"
@@ -131,6 +132,18 @@ follow "${merge_hints[1]}"
 # run's A/B check, BUILD being this build: judged (0), or noise called a change (1); never bad input.
 follow "${run_hints[2]}"
 [ "$RC" -le 1 ] || fail "run's check --base hint exited $RC"
+
+# A check judged against the approved baseline: its HTML report draws that baseline's samples
+# beside the run's (it once said "No baseline results given"), and no lock is left behind in
+# the baselines folder, which a CI recipe commits.
+perfgate check "${SELECT[@]}" --json judged.json
+[ "$RC" -le 1 ] || fail "the check against the approved baseline exited $RC"
+perfgate report judged.json --html judged.html --baselines ../baselines
+[ "$RC" -eq 0 ] || fail "report --html exited $RC"
+grep -q "Baseline samples from the approved baselines in <code>../baselines</code>" judged.html ||
+  fail "the HTML report does not draw the approved baseline's samples"
+grep -q "No baseline results given" judged.html && fail "the HTML report says no baseline was given"
+[ -z "$(find ../baselines -name '.lock')" ] || fail "a lock file is left in the baselines folder"
 
 # Only the user's folders changed: their baselines, cache and working folder.
 cd / || exit 2

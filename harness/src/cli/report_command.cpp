@@ -13,6 +13,7 @@
 #include "core/atomic_file.h"
 #include "core/device_runs.h"
 #include "perfgate/error.h"
+#include "report/approved_baseline.h"
 #include "report/fleet_html.h"
 #include "report/fleet_markdown.h"
 #include "report/gbench_json.h"
@@ -20,6 +21,7 @@
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
 #include "report/markdown_printer.h"
+#include "report/xml_escape.h"
 #include "store/gbench_import.h"
 #include "store/history.h"
 #include "store/history_analysis.h"
@@ -103,6 +105,14 @@ int report_main(const ReportFlags& flags) {
     if (!flags.baseline.empty()) {
       baseline = read_results_or_gbench(flags.baseline);
       inputs.baseline = &baseline;
+    } else if (std::filesystem::is_directory(flags.baselines_dir)) {
+      // Judged against approved baselines: theirs beside the run's samples.
+      baseline = approved_baseline_run(run, BaselineStore(flags.baselines_dir));
+      if (!baseline.cases.empty()) {
+        inputs.baseline = &baseline;
+        inputs.baseline_from =
+            "the approved baselines in <code>" + xml_escape(flags.baselines_dir) + "</code>";
+      }
     }
     if (!flags.history_dir.empty())
       inputs.history = history_by_case(read_all_history(flags.history_dir, run.fingerprint.machine_id));
