@@ -58,8 +58,14 @@ function(_perfgate_find_newer_glslc kind what installer_sub extra_candidate)
       return()
     endif()
   endforeach()
-  string(CONCAT why "no glslc here compiles ${what} (the system's has ${system_version}: "
-                    "ci/install-shader-compiler.sh installs one)")
+  # perfgate's own tree has the script that installs one; an installed package (a consumer's
+  # configure) has not, and says what to give instead.
+  if(EXISTS "${_perfgate_probe_dir}/../ci/install-shader-compiler.sh")
+    set(how "ci/install-shader-compiler.sh installs one")
+  else()
+    set(how "give one that does, a newer Debian's or the Vulkan SDK's glslc, as -D${var}=PATH")
+  endif()
+  string(CONCAT why "no glslc here compiles ${what} (the system's has ${system_version}: ${how})")
   message(STATUS "perfgate: ${why}: the shaders that need them are left out of this build")
   set(${var} "" CACHE FILEPATH "glslc for the shaders that enable ${what}" FORCE)
   set(${var}_MISSING "${why}" CACHE INTERNAL "")

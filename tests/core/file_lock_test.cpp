@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 #include "perfgate/error.h"
 #include "store/store_fixture.h"
@@ -52,6 +53,28 @@ TEST_F(StoreFileLock, IsFreeAgainWhenReleased) {
   const auto file = dir_ / ".lock";
   { FileLock first(file, 100ms); }
   EXPECT_NO_THROW(FileLock(file, 100ms));
+}
+
+// No lock file is left in the folder (a consumer's baselines/, which its CI commits), and the
+// holders that waited while it was removed still take turns, one at a time.
+TEST_F(StoreFileLock, LeavesNoFileAndStillExcludes) {
+  const auto file = dir_ / "m" / ".lock";
+  std::atomic<int> inside{0};
+  std::atomic<int> most_inside{0};
+  auto hold = [&] {
+    for (int i = 0; i < 5; ++i) {
+      FileLock lock(file, 20000ms);
+      const int now = ++inside;
+      if (now > most_inside) most_inside = now;
+      std::this_thread::sleep_for(2ms);
+      --inside;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) threads.emplace_back(hold);
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(most_inside.load(), 1);
+  EXPECT_FALSE(std::filesystem::exists(file));
 }
 
 }  // namespace

@@ -34,6 +34,12 @@ sed -E '0,/- \[[0-9]/s/- \[([0-9])/- [9\1/' "$WORK/evening.yaml" >"$WORK/edited.
 expect 2 "digest" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/edited.yaml" --out "$WORK/no.yaml" \
   --baselines "$BASELINES"
 expect 2 "files" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES"
+# One candidate twice, or beside a merge holding it: its runs would count twice (once accepted,
+# "4 runs from 2 candidates" of 2 runs).
+expect 2 "both hold run" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/morning.yaml" --out "$WORK/no.yaml" \
+  --baselines "$BASELINES"
+expect 2 "both hold run" -- "$PERFGATE" baseline merge "$WORK/day.yaml" "$WORK/evening.yaml" --out "$WORK/no.yaml" \
+  --baselines "$BASELINES"
 expect 2 "inside the baselines folder" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/evening.yaml" \
   --out "$BASELINES/$MACHINE/x.yaml" --baselines "$BASELINES"
 # Pooled runs that would allow more than propose_max_allowed_pct are refused as propose refuses

@@ -6,7 +6,7 @@
 # the skipped case print). Configure only: no compiler runs a shader here.
 # Runs beside other tests: it compiles shaders, measures nothing.
 set -euo pipefail
-: "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
+: "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/src/k" "$tmp/bin" "$tmp/home"
 printf '#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n' > "$tmp/src/k/plain.comp"
@@ -31,7 +31,7 @@ configure() {  # configure NAME CMAKE_ARGS...
   cat > "$dir/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.25)
 project(matrix LANGUAGES CXX)
-include("$PERFGATE_SOURCE_DIR/ctest/PerfgateKernels.cmake")
+include("${KERNELS_CMAKE:-$PERFGATE_SOURCE_DIR/ctest/PerfgateKernels.cmake}")
 add_executable(k "$tmp/src/main.cpp")
 perfgate_add_kernels(k SHADERS "$tmp/src/k/plain.comp" "$tmp/src/k/matrix.comp" "$tmp/src/k/bf16.comp")
 CMAKE
@@ -67,5 +67,20 @@ grep -rq 'shader-compiler/bfloat16/bin/glslc.*--target-env=vulkan1.3.*bf16.comp'
   || { echo "FAIL: the bf16 shader is not compiled by the bfloat16 glslc for Vulkan 1.3" >&2; exit 1; }
 if grep -rq 'register_left_out_shader' "$tmp/found/build/perfgate_shaders"; then
   echo "FAIL: a shader was left out although a compiler knows it" >&2; exit 1
+fi
+
+# The installed package, as a consumer's configure reads it: no ci/ folder beside it, so the
+# reason names no script of perfgate's tree (once "ci/install-shader-compiler.sh installs one",
+# which the package lacks), and both probes are installed with it.
+cmake --install "$PERFGATE_BUILD_DIR" --prefix "$tmp/prefix" >/dev/null
+pkg=$(dirname "$(find "$tmp/prefix" -name PerfgateKernels.cmake | head -1)")
+[ -f "$pkg/matrix_glslc_probe.comp" ] && [ -f "$pkg/bfloat16_glslc_probe.comp" ] \
+  || { ls "$pkg"; echo "FAIL: the package lacks a glslc probe" >&2; exit 1; }
+rm -rf "$tmp/home/.cache"
+KERNELS_CMAKE="$pkg/PerfgateKernels.cmake" configure installed -DPERFGATE_GLSLC="$tmp/bin/glslc-old"
+grep -qF "perfgate: no glslc here compiles GL_KHR_cooperative_matrix and GL_NV_cooperative_matrix2 (the system's has glslang 11.13.0 (old): give one that does, a newer Debian's or the Vulkan SDK's glslc, as -DPERFGATE_MATRIX_GLSLC=PATH)" "$tmp/installed/out.txt" \
+  || { cat "$tmp/installed/out.txt"; echo "FAIL: an installed package's configure did not say what to give" >&2; exit 1; }
+if grep -q "install-shader-compiler" "$tmp/installed/out.txt"; then
+  echo "FAIL: an installed package's configure names a script it does not have" >&2; exit 1
 fi
 echo "OK: left out without a matrix or bfloat16 glslc, compiled by each where found"

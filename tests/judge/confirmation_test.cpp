@@ -46,11 +46,13 @@ TEST(Confirmation, ConfirmedRegressionStands) {
 TEST(Confirmation, TheMessageNamesWhereConfirmationsWereMeasured) {
   CaseResult r = judged(Verdict::regressed, 5.2);
   apply_confirmations(r, {judged(Verdict::regressed, 4.9), judged(Verdict::regressed, 5.0)}, "fresh process");
-  EXPECT_NE(r.message.find("confirmed by 2 fresh processes (latency_ns +4.9%, latency_ns +5.0%)"), std::string::npos)
+  EXPECT_NE(r.message.find("confirmed by 2 fresh processes (latency_ns +4.9%, latency_ns +5.0%)"),
+            std::string::npos)
       << r.message;
   CaseResult once = judged(Verdict::regressed, 5.2);
   apply_confirmations(once, {judged(Verdict::pass, 0.3)}, "fresh process");
-  EXPECT_NE(once.message.find("not confirmed: a fresh process gave pass (latency_ns +0.3%)"), std::string::npos)
+  EXPECT_NE(once.message.find("not confirmed: a fresh process gave pass (latency_ns +0.3%)"),
+            std::string::npos)
       << once.message;
 }
 
@@ -89,6 +91,43 @@ TEST(Confirmation, AFreshMeasurementPastTheFirstsAllowanceBearsItOut) {
   fresh.judgements[0].metric = "relative_latency";
   apply_confirmations(other_metric, {fresh}, "fresh process");
   EXPECT_EQ(other_metric.verdict, Verdict::pass) << "changes of two metrics do not compare";
+}
+
+// A calibrated case that regressed on its bandwidth while its relative time improved (a
+// floor): each confirmation is quoted, and weighed, by the bandwidth, the metric that was judged
+// (a line once read "confirmed by 1 fresh process (relative_latency -76.2%)").
+CaseResult confirmation_two_metrics(Verdict verdict, double latency_pct, double bandwidth_pct) {
+  CaseResult r = judged(Verdict::pass, latency_pct, 1.0, 10);
+  r.judgements[0].metric = "relative_latency";
+  Judgement bandwidth = judged(verdict, bandwidth_pct, 50, 5).judgements[0];
+  bandwidth.metric = "bandwidth_gbps";
+  r.judgements.push_back(bandwidth);
+  r.verdict = verdict;
+  return r;
+}
+
+TEST(Confirmation, QuotesTheMetricThatWasJudged) {
+  CaseResult r = confirmation_two_metrics(Verdict::regressed, -70.1, 12.0);
+  apply_confirmations(r, {confirmation_two_metrics(Verdict::regressed, -76.2, 11.5)}, "fresh process");
+  EXPECT_EQ(r.verdict, Verdict::regressed);
+  EXPECT_NE(r.message.find("confirmed by 1 fresh process (bandwidth_gbps +11.5%)"), std::string::npos)
+      << r.message;
+  EXPECT_EQ(r.message.find("relative_latency"), std::string::npos) << r.message;
+  ASSERT_EQ(r.confirmations.size(), 1u);
+  EXPECT_EQ(r.confirmations[0].metric, "bandwidth_gbps");
+  // Past the first's bandwidth allowance (5%), though the fresh one's own allowed it: borne out.
+  CaseResult past = confirmation_two_metrics(Verdict::regressed, -70.1, 12.0);
+  apply_confirmations(past, {confirmation_two_metrics(Verdict::pass, -76.2, 8.0)}, "fresh process");
+  EXPECT_EQ(past.verdict, Verdict::regressed) << past.message;
+  EXPECT_NE(past.message.find("(bandwidth_gbps +8.0%, pass but past the first's allowance 5.0%)"),
+            std::string::npos)
+      << past.message;
+  CaseResult cleared = confirmation_two_metrics(Verdict::regressed, -70.1, 12.0);
+  apply_confirmations(cleared, {confirmation_two_metrics(Verdict::pass, -76.2, 1.0)}, "fresh process");
+  EXPECT_EQ(cleared.verdict, Verdict::pass);
+  EXPECT_NE(cleared.message.find("not confirmed: a fresh process gave pass (bandwidth_gbps +1.0%)"),
+            std::string::npos)
+      << cleared.message;
 }
 
 TEST(Confirmation, AnErrorLeavesTheRegressionStanding) {

@@ -21,12 +21,20 @@ RunResult machine(const std::string& machine_id, const std::string& run_id, std:
   return run;
 }
 
-std::vector<RunResult> fleet() {
+std::vector<DeviceRun> fleet_alert_devices(std::vector<RunResult> runs) {
+  std::vector<ResultsFile> files;
+  for (RunResult& run : runs) files.push_back({run.run_id + ".json", std::move(run)});
+  return runs_per_device(std::move(files));
+}
+
+std::vector<RunResult> fleet_runs() {
   return {
       machine("cpu-amd-epyc-2t", "r-cpu", {judged_case("copy/cpu/n=1", Verdict::pass, 1)}),
       machine("llvmpipe", "r-llvmpipe", {judged_case("copy/vulkan/n=1", Verdict::pass, -1)}),
       machine("nvidia-h100-80gb-hbm3", "r-h100", {judged_case("copy/vulkan/n=1", Verdict::regressed, 12)})};
 }
+
+std::vector<DeviceRun> fleet() { return fleet_alert_devices(fleet_runs()); }
 
 TEST(FleetAlert, GenericCarriesEachMachineAndTheCombinedStatus) {
   const Alert alert = make_fleet_alert(fleet(), {}, PayloadFormat::generic, 1000);
@@ -46,14 +54,14 @@ TEST(FleetAlert, GenericCarriesEachMachineAndTheCombinedStatus) {
 }
 
 TEST(FleetAlert, SameRunsInAnyOrderShareTheAlertId) {
-  auto runs = fleet();
-  const Alert a = make_fleet_alert(runs, {}, PayloadFormat::generic, 1000);
+  auto runs = fleet_runs();
+  const Alert a = make_fleet_alert(fleet_alert_devices(runs), {}, PayloadFormat::generic, 1000);
   std::swap(runs[0], runs[2]);
-  const Alert b = make_fleet_alert(runs, {}, PayloadFormat::generic, 2000);
+  const Alert b = make_fleet_alert(fleet_alert_devices(runs), {}, PayloadFormat::generic, 2000);
   EXPECT_EQ(a.id, b.id);
   EXPECT_EQ(a.run_id, "r-cpu+r-h100+r-llvmpipe");
   runs[1].run_id = "r-llvmpipe-2";
-  EXPECT_NE(make_fleet_alert(runs, {}, PayloadFormat::generic, 1000).id, a.id);
+  EXPECT_NE(make_fleet_alert(fleet_alert_devices(runs), {}, PayloadFormat::generic, 1000).id, a.id);
 }
 
 TEST(FleetAlert, SlackNamesEachCasesMachine) {
@@ -61,6 +69,21 @@ TEST(FleetAlert, SlackNamesEachCasesMachine) {
   const std::string text = body.dump();
   EXPECT_NE(text.find("nvidia-h100-80gb-hbm3: copy/vulkan/n=1"), std::string::npos) << text;
   EXPECT_NE(text.find("cpu-amd-epyc-2t, llvmpipe, nvidia-h100-80gb-hbm3"), std::string::npos) << text;
+}
+
+// Two runners with one GPU model: both in the alert, told apart by host, the regression kept.
+TEST(FleetAlert, TwoDevicesOfOneMachineIdBothCount) {
+  auto runs = fleet_runs();
+  runs[0].fingerprint.machine_id = "nvidia-h100-80gb-hbm3";
+  runs[0].fingerprint.host_id = "aaaaaaaaaaaa";
+  runs[0].cases[0].id = "copy/vulkan/n=1";
+  const Alert alert = make_fleet_alert(fleet_alert_devices(runs), {}, PayloadFormat::slack, 1000);
+  EXPECT_NE(alert.body.find("nvidia-h100-80gb-hbm3 (host unknown): copy/vulkan/n=1"), std::string::npos)
+      << alert.body;
+  const json generic =
+      json::parse(make_fleet_alert(fleet_alert_devices(runs), {}, PayloadFormat::generic, 1000).body);
+  EXPECT_EQ(generic["status"], "regressed");
+  EXPECT_EQ(generic["summary"]["cases"], 3);
 }
 
 TEST(FleetAlert, SentWhenAnyMachineAsks) {

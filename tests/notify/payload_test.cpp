@@ -1,8 +1,10 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
 #include <optional>
 
+#include "core/units.h"
 #include "judge/verdict.h"
 #include "notify/alert.h"
 #include "notify/config.h"
@@ -151,6 +153,53 @@ TEST(NotifyPayload, AFloorRegressionNamesTheFloor) {
     if (block["type"] == "section") text += block["text"]["text"].get<std::string>();
   EXPECT_NE(text.find("below the floor 50.0 GB/s"), std::string::npos) << text;
   EXPECT_EQ(text.find("limit 5.0 %"), std::string::npos) << text;
+}
+
+// A metric judged by its floor only (pct_peak_bw): the payload's allowance is how far below the
+// baseline the floor lay, not the noise allowance of a metric with no relative threshold (once
+// `threshold_pct: 21097.16`), the floor itself is carried, and Slack gives each figure once
+// (once "(+1.6 %, median 15.8% of peak below the floor ...; median 15.8% of peak vs 16.1% of
+// peak: 1.6% worse)").
+TEST(NotifyPayload, AFloorOnlyMetricQuotesItsFloorOnce) {
+  MetricThreshold t;
+  t.direction = Direction::higher;
+  t.floor = 16;
+  // Runs far apart, so that a noise allowance would be huge.
+  const std::vector<std::vector<double>> baseline = {
+      {16.1, 16.1, 16.1}, {3.0, 3.1, 3.0}, {16.1, 16.2, 16.0}, {40.0, 41.0, 40.5}, {16.1, 16.1, 16.1}};
+  const std::vector<double> current = {15.8, 15.8, 15.8, 15.8, 15.8};
+  CaseResult c = judged_case("copy/cpu/n=1", Verdict::regressed, 0);
+  c.judgements = {judge_metric("pct_peak_bw", current, baseline, t, 0.01, 4.0)};
+  const Judgement& j = c.judgements[0];
+  ASSERT_EQ(j.verdict, Verdict::regressed);
+  EXPECT_EQ(j.threshold_source, kAbsoluteFloor);
+  EXPECT_DOUBLE_EQ(j.floor, 16);
+  EXPECT_NEAR(j.threshold_pct, 100 * (j.baseline_median / 16 - 1), 1e-9);
+  EXPECT_LT(j.threshold_pct, 2);
+  RunResult run;
+  run.run_id = "floor-only";
+  run.cases = {c};
+
+  const json delta = generic_payload(run, {}, "msg_floor")["deltas"].at(0);
+  EXPECT_EQ(delta["metric"], "pct_peak_bw");
+  EXPECT_NEAR(delta["threshold_pct"].get<double>(), j.threshold_pct, 1e-9);
+  EXPECT_EQ(delta["floor"], 16.0);
+
+  std::string text;
+  const json slack = slack_payload(run, {});
+  for (const auto& block : slack["blocks"])
+    if (block["type"] == "section") text += block["text"]["text"].get<std::string>();
+  const std::string line =
+      "`copy/cpu/n=1` pct_peak_bw regressed: " + format_metric_value("pct_peak_bw", j.baseline_median) +
+      " \u2192 15.8% of peak (+" + fmt::format("{:.1f}", j.change_pct) + " %), below the floor 16.0% of peak";
+  EXPECT_NE(text.find(line), std::string::npos) << text;
+  std::size_t quoted = 0;
+  for (auto at = text.find("15.8% of peak"); at != std::string::npos; at = text.find("15.8% of peak", at + 1))
+    ++quoted;
+  EXPECT_EQ(quoted, 1u) << text;
+  // A generic delta of a relative allowance has no floor.
+  run.cases = {judged_case("copy/cpu/n=2", Verdict::regressed, 7)};
+  EXPECT_TRUE(generic_payload(run, {}, "msg")["deltas"].at(0)["floor"].is_null());
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Several machines in one view: merged per machine id, cases worst first, and the Markdown and
+// Several machines in one view: a column per device, cases worst first, and the Markdown and
 // HTML pages with one column per machine.
 #include <gtest/gtest.h>
 
@@ -30,12 +30,22 @@ CaseResult judged(const std::string& kernel, double change_pct, Verdict verdict)
   return c;
 }
 
-std::vector<RunResult> three_machines() {
-  return {machine_run("nvidia-h100-80gb-hbm3", "r1",
-                      {judged("copy", 1.0, Verdict::pass), judged("triad", 9.0, Verdict::regressed)}),
-          machine_run("cpu-amd-epyc-2t", "r2", {judged("copy", -0.5, Verdict::pass)}),
-          machine_run("llvmpipe", "r3",
-                      {judged("copy", 2.0, Verdict::pass), judged("triad", -7.0, Verdict::improved)})};
+// Each run as the results file "<run id>.json".
+std::vector<DeviceRun> fleet_report_devices(std::vector<RunResult> runs) {
+  std::vector<ResultsFile> files;
+  for (RunResult& run : runs) files.push_back({run.run_id + ".json", std::move(run)});
+  return runs_per_device(std::move(files));
+}
+
+std::vector<DeviceRun> three_machines(std::vector<RunResult> more = {}) {
+  std::vector<RunResult> runs{
+      machine_run("nvidia-h100-80gb-hbm3", "r1",
+                  {judged("copy", 1.0, Verdict::pass), judged("triad", 9.0, Verdict::regressed)}),
+      machine_run("cpu-amd-epyc-2t", "r2", {judged("copy", -0.5, Verdict::pass)}),
+      machine_run("llvmpipe", "r3",
+                  {judged("copy", 2.0, Verdict::pass), judged("triad", -7.0, Verdict::improved)})};
+  for (RunResult& run : more) runs.push_back(std::move(run));
+  return fleet_report_devices(std::move(runs));
 }
 
 TEST(FleetView, OneColumnPerMachineIdInOrderAndWorstCasesFirst) {
@@ -55,14 +65,29 @@ TEST(FleetView, OneColumnPerMachineIdInOrderAndWorstCasesFirst) {
   EXPECT_EQ(counts[2], std::make_pair(Verdict::pass, 3));
 }
 
-TEST(FleetView, RunsOfOneMachineIdMergeWithTheLaterCaseWinning) {
-  auto runs = three_machines();
-  runs.push_back(machine_run("llvmpipe", "r4",
-                             {judged("copy", 30.0, Verdict::regressed), judged("fill", 0, Verdict::pass)}));
-  const FleetView view = make_fleet_view(runs);
-  ASSERT_EQ(view.machines.size(), 3u);
-  EXPECT_EQ(view.machines[1].cases.size(), 3u);
-  EXPECT_EQ(cell_text(view.cell(1, "copy/cpu/n=1024")), "regressed +30.0%");
+// Two runners with one GPU model: two columns, told apart by host, and the regression counted
+// whichever file came first (it once replaced the other file's case silently).
+TEST(FleetView, TwoDevicesOfOneMachineIdAreTwoColumns) {
+  for (const bool regressed_first : {true, false}) {
+    RunResult other = machine_run("llvmpipe", "r4", {judged("copy", 30.0, Verdict::regressed)});
+    other.fingerprint.host_id = "bbbbbbbbbbbb";
+    auto runs = three_machines({other});
+    if (!regressed_first) std::reverse(runs.begin(), runs.end());
+    std::vector<RunResult> reordered;
+    for (DeviceRun& d : runs) reordered.push_back(std::move(d.run));
+    const FleetView view = make_fleet_view(fleet_report_devices(reordered));
+    ASSERT_EQ(view.machines.size(), 4u);
+    EXPECT_EQ(view.labels, (std::vector<std::string>{"cpu-amd-epyc-2t", "llvmpipe (host unknown)",
+                                                     "llvmpipe (host bbbbbbbb)", "nvidia-h100-80gb-hbm3"}));
+    EXPECT_EQ(cell_text(view.cell(1, "copy/cpu/n=1024")), "pass +2.0%");
+    EXPECT_EQ(cell_text(view.cell(2, "copy/cpu/n=1024")), "regressed +30.0%");
+    EXPECT_EQ(fleet_counts(view)[0], std::make_pair(Verdict::regressed, 2));
+    const std::string md = render_fleet_markdown(view);
+    EXPECT_NE(
+        md.find("| case | `cpu-amd-epyc-2t` | `llvmpipe (host unknown)` | `llvmpipe (host bbbbbbbb)` |"),
+        std::string::npos)
+        << md;
+  }
 }
 
 // Cells of one GFM table row: split on pipes that are not escaped.

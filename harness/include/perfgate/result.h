@@ -67,6 +67,8 @@ struct Judgement {
   // resolution), and where it comes from: "floor" (min_allowed_pct), "noise" (noise_factor x
   // the baseline's run-to-run sigma), "fixed" (max_regression_pct) or "unstable" (the runs
   // were multimodal or drifting, so the allowance covers what they showed).
+  // Past an absolute floor (threshold_source "absolute floor"): how much worse than the baseline
+  // the floor lies, 0 where the baseline is past it too or there is none.
   double threshold_pct = 0;
   double p_value = 1;  // rank test of current against baseline samples
   Verdict verdict = Verdict::pass;
@@ -79,10 +81,13 @@ struct Judgement {
   // Inconclusive because this check's own spread called for more than load_max_pct
   // (judge/verdict.h): it says nothing about the change either way.
   bool too_busy = false;
+  // The absolute floor (or limit) the median fell past ("absolute floor"), in the metric's unit;
+  // 0 none. Last, so that aggregate initializers of the fields above stay as they are.
+  double floor = 0;
 };
 
 // A measurement made to confirm a regression, in a fresh state: its verdict and the change of
-// its main metric. A regression stands only when every confirmation regressed too.
+// the metric the case regressed on. A regression stands only when every confirmation bears it out.
 struct Confirmation {
   Verdict verdict = Verdict::pass;
   std::string metric;
@@ -164,17 +169,17 @@ struct CaseResult {
   // (2614b971...)", "another host (a1b2c3d4e5f6)" or "a host it does not name"; "" otherwise
   // (judge/judge_case.cpp). A change past the case's own allowance is then named, not failed.
   std::string baseline_origin;
-  double peak_bandwidth_gbps = 0;     // the ceiling pct_peak_bw is relative to: cache or DRAM
-  Peaks peaks;                        // every ceiling of the device the case was measured on
+  double peak_bandwidth_gbps = 0;  // the ceiling pct_peak_bw is relative to: cache or DRAM
+  Peaks peaks;                     // every ceiling of the device the case was measured on
   // The share of the measurement's wall time this process's threads waited for a core
   // (core/cpu_wait.h): a busy neighbour's cost to a raw time, which the samples need not show.
   double cpu_wait_share = 0;
-  double encode_ns = 0;               // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
+  double encode_ns = 0;  // host time to record one dispatch of the plan (Vulkan; 0 on the CPU)
   // The device that measured this case: devices of one model share a machine id (and so
   // their baselines), and a results folder merged from several GPUs keeps each case's device.
   std::string device_uuid;
   std::string gpu_slot;  // the CTest `gpus` resource id it ran on, "" without a resource spec
-  std::vector<std::array<std::uint32_t, 3>> local_sizes;  // per dispatch, from the SPIR-V (Vulkan)
+  std::vector<std::array<std::uint32_t, 3>> local_sizes;        // per dispatch, from the SPIR-V (Vulkan)
   std::vector<std::vector<ShaderStatistic>> shader_statistics;  // per dispatch, where the driver reports them
   std::optional<AbComparison> ab;  // set by an A/B check: judged against a base build, not a baseline
 };

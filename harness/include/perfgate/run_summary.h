@@ -35,5 +35,11 @@ const Metric* find_metric(const CaseResult& result, std::string_view name);
 double median_of(const CaseResult& result, std::string_view name);
 // The latency judgement, else the first judgement, else null.
 const Judgement* main_judgement(const CaseResult& result);
+// The judgement that gave the case its verdict: the main one where its verdict is the case's,
+// else the one of the case's verdict that moved furthest (a bandwidth floor, say, where the time
+// passed); else the main one. What a line about the verdict quotes.
+const Judgement* deciding_judgement(const CaseResult& result);
+// The judgement of `metric`, or null.
+const Judgement* judgement_of(const CaseResult& result, std::string_view metric);
 
 }  // namespace perfgate

@@ -1,6 +1,7 @@
 // perfgate baseline merge: pools candidates proposed at different times on this machine into
 // one, so that the baseline's noise spans the machine's periods. Nothing under baselines/ is
 // written; the merged candidate is reviewed and approved like a proposed one.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -27,6 +28,14 @@ int merge_main(const MergeFlags& flags) {
       throw Error("--out " + flags.out + " is one of the candidates to merge; name a new file");
     Candidate candidate = read_candidate(file);
     verify_digest(candidate, file);
+    // One run pooled twice (a candidate given twice, or merged with a merge of itself) would count
+    // as two runs agreeing, narrowing the noise the baseline allows.
+    for (const NamedCandidate& earlier : parts)
+      for (const std::string& run : candidate.run_ids)
+        if (std::find(earlier.candidate.run_ids.begin(), earlier.candidate.run_ids.end(), run) !=
+            earlier.candidate.run_ids.end())
+          throw Error("refusing to merge: " + earlier.file + " and " + file + " both hold run " + run +
+                      "; a run pooled twice would count as two");
     parts.push_back({file, std::move(candidate)});
   }
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
@@ -47,7 +56,11 @@ int merge_main(const MergeFlags& flags) {
   const std::vector<DiffRow> rows = diff_candidate(BaselineStore(flags.baselines_dir), merged);
   std::fputs(render_candidate_diff(merged, rows, true, false).c_str(), stdout);
   std::fputs(unstable_cases(merged, thresholds).c_str(), stdout);
-  std::fputs(review_hints(flags.binary_name, flags.out).c_str(), stdout);
+  const std::string& baselines = flags.baselines_dir;
+  std::fputs(
+      review_hints({flags.program, baselines != flags.default_baselines_dir ? baselines : "", ""}, flags.out)
+          .c_str(),
+      stdout);
   return 0;
 }
 

@@ -55,7 +55,8 @@ std::vector<std::string> run_arguments(const CommonOptions& o, const std::string
 
 // The cases of the last `wanted` runs that were measured on a busy machine (judge/busy_runs.h):
 // their runs disagree, or a run of a raw-timed case waited for cores. One line each.
-std::string busy_cases(const std::vector<RunResult>& runs, std::size_t wanted, const ThresholdSet& thresholds) {
+std::string busy_cases(const std::vector<RunResult>& runs, std::size_t wanted,
+                       const ThresholdSet& thresholds) {
   const std::vector<RunResult> last(runs.end() - static_cast<std::ptrdiff_t>(wanted), runs.end());
   const Candidate candidate = candidate_from_runs(last, "");
   std::string out;
@@ -201,7 +202,8 @@ int propose_main(const ProposeFlags& flags) {
   if (set_aside > 0)
     std::printf(
         "set aside: %s of %zu, measured while the machine was busy (their cases' runs disagreed far\n"
-        "  beyond a quiet machine's noise, or waited for cores); the candidate holds the %zu runs after them\n",
+        "  beyond a quiet machine's noise, or waited for cores); the candidate holds the %zu runs after "
+        "them\n",
         run_span(1, set_aside).c_str(), set_aside + wanted, wanted);
   if (per_round > 1)
     std::printf("measured on %zu GPUs of this host (--device %s), %zu runs each: a check on each is judged "
@@ -209,9 +211,15 @@ int propose_main(const ProposeFlags& flags) {
                 per_round, fmt::format("{}", fmt::join(devices, ", ")).c_str(), wanted);
   std::fputs(render_candidate_diff(candidate, rows, true, false).c_str(), stdout);
   if (const std::string left_out = skipped_cases(runs.front()); !left_out.empty())
-    std::printf("left out: skipped on this device, so no baseline is proposed for them:%s\n", left_out.c_str());
+    std::printf("left out: skipped on this device, so no baseline is proposed for them:%s\n",
+                left_out.c_str());
   std::fputs(unstable_cases(candidate, thresholds).c_str(), stdout);
-  std::fputs(review_hints(flags.binary_name, out).c_str(), stdout);
+  const std::string& baselines = flags.common.baselines_dir;
+  std::fputs(review_hints({flags.program, baselines != flags.default_baselines_dir ? baselines : "",
+                           flags.common.device},
+                          out)
+                 .c_str(),
+             stdout);
   return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/resolution.h"
 #include "judge/verdict.h"
+#include "report/next_steps.h"
 
 namespace perfgate {
 
@@ -25,9 +26,14 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
          " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
 }
 
-std::string review_hints(const std::string& binary_name, const fs::path& file) {
-  return "review:  " + binary_name + " baseline diff " + file.string() + " --markdown\n" +
-         "approve: " + binary_name + " baseline approve " + file.string() + " --by NAME --reason TEXT\n";
+std::string review_hints(const HintPlace& place, const fs::path& file) {
+  std::string baselines;
+  if (!place.baselines_dir.empty()) baselines = " --baselines " + shell_word(place.baselines_dir);
+  const std::string device = place.device.empty() ? "" : " --device " + shell_word(place.device);
+  const std::string program = shell_word(place.program);
+  return "review:  " + program + " baseline diff " + shell_word(file.string()) + baselines + " --markdown\n" +
+         "approve: " + program + " baseline approve " + shell_word(file.string()) + baselines + device +
+         " --by NAME --reason TEXT\n";
 }
 
 }  // namespace perfgate

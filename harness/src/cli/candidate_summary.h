@@ -12,7 +12,15 @@ namespace perfgate {
 // judged with, under an "unstable:" heading; "" when none.
 std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thresholds);
 
-// The two commands that review and approve the candidate at `file`.
-std::string review_hints(const std::string& binary_name, const std::filesystem::path& file);
+// Where the proposing command was pointed, for the commands it prints to run as printed.
+struct HintPlace {
+  std::string program;        // argv[0] as typed: "build/my_perfgate"
+  std::string baselines_dir;  // --baselines where not the default, else empty
+  std::string device;         // --device where given: approve asks that device for the machine id
+};
+
+// The two commands that review and approve the candidate at `file`, against the baselines
+// folder the proposing command diffed it with.
+std::string review_hints(const HintPlace& place, const std::filesystem::path& file);
 
 }  // namespace perfgate

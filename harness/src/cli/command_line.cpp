@@ -50,8 +50,9 @@ void add_run_options(CLI::App& command, CommonOptions& o, const Context& context
 
 // --trace and --events: what run and check can write beside their results.
 void add_timeline_options(CLI::App& command, RunFlags& flags) {
-  command.add_option("--trace", flags.trace_file,
-                     "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
+  command.add_option(
+      "--trace", flags.trace_file,
+      "Write the run as a timeline FILE.json (Chrome Trace Event Format: Perfetto, speedscope)");
   command.add_option(
       "--events", flags.events_file,
       "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
@@ -130,7 +131,8 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
   add_selection_options(*propose, flags->common);
   flags->common.baselines_dir = context.baselines_dir();
   flags->common.thresholds_dir = context.thresholds_dir();
-  flags->binary_name = context.binary_name;
+  flags->program = context.program;
+  flags->default_baselines_dir = flags->common.baselines_dir;
   propose
       ->add_option("--runs", flags->runs,
                    "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
@@ -166,7 +168,8 @@ void add_baseline_merge(CLI::App& baseline, Context& context) {
   merge->add_option("--out", flags->out, "Merged candidate file to write")->required();
   flags->baselines_dir = context.baselines_dir();
   flags->thresholds_dir = context.thresholds_dir();
-  flags->binary_name = context.binary_name;
+  flags->program = context.program;
+  flags->default_baselines_dir = flags->baselines_dir;
   merge->add_option("--baselines", flags->baselines_dir, "Approved baselines to diff against (read only)")
       ->capture_default_str();
   merge->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
@@ -206,8 +209,7 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
 
 // --by, --reason, --yes, --baselines, --lock-timeout: who changes baselines/, and how.
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
-  static const CLI::Validator utf8(
-      [](std::string& text) { return utf8_problem(text); }, "UTF-8");
+  static const CLI::Validator utf8([](std::string& text) { return utf8_problem(text); }, "UTF-8");
   flags.baselines_dir = context.baselines_dir();
   command
       .add_option("--by", flags.by,
@@ -285,8 +287,10 @@ void add_report_command(CLI::App& app, Context& context) {
       ->check(CLI::ExistingPath);
   report->add_option("--markdown", flags->markdown, "Write the Markdown report to FILE (- for stdout)");
   report->add_option("--html", flags->html, "Write the self-contained HTML report to FILE");
-  report->add_option("--junit", flags->junit,
-                     "Write JUnit XML (one testcase per case, metrics as properties) to FILE");
+  report->add_option(
+      "--junit", flags->junit,
+      "Write JUnit XML (one testcase per case, its metrics as name: value lines in system-out; "
+      "the run's ids as the suite's properties) to FILE");
   report->add_option("--json", flags->json,
                      "Write the run as one results JSON file (a results folder becomes one merged run)");
   report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
@@ -304,7 +308,11 @@ void add_report_command(CLI::App& app, Context& context) {
       ->add_option("--thresholds", flags->thresholds_dir,
                    "Thresholds folder: the `history` settings the --history change points are found under")
       ->capture_default_str();
-  report->add_option("--baselines", flags->baselines_dir, "Approved baselines, for the history's drift")
+  report
+      ->add_option(
+          "--baselines", flags->baselines_dir,
+          "Approved baselines: the HTML's distributions beside the run's (the cases judged against them, as "
+          "judged), and the history's drift")
       ->capture_default_str();
   report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
   report->callback([flags, &context] { context.exit_code = report_main(*flags); });
@@ -312,6 +320,7 @@ void add_report_command(CLI::App& app, Context& context) {
 
 void add_history_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<HistoryFlags>();
+  flags->program = context.program;
   flags->thresholds_dir = context.thresholds_dir();
   flags->baselines_dir = context.baselines_dir();
   CLI::App* history = app.add_subcommand(
@@ -352,6 +361,7 @@ void add_history_command(CLI::App& app, Context& context) {
 
 void add_notify_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<NotifyFlags>();
+  flags->program = context.program;
   CLI::App* notify = app.add_subcommand(
       "notify", "Post a run's verdicts and deltas to the webhook; first delivers what waits in the outbox");
   notify->add_option("RESULTS.json", flags->results,
@@ -397,7 +407,8 @@ void add_measure_command(CLI::App& app, Context& context) {
   measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
   measure->add_option("--calibrate-against", flags->calibration_reference,
                       "Calibration reference case id (the baseline's), where the case is calibrated");
-  measure->add_flag("--alone", flags->alone, "Time the case alone, not calibrated (its baseline was timed so)");
+  measure->add_flag("--alone", flags->alone,
+                    "Time the case alone, not calibrated (its baseline was timed so)");
   add_cache_dir_option(*measure, flags->common);
   measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
   measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });

@@ -19,8 +19,6 @@ struct Context {
   std::string project_dir;
   // The installed default thresholds, used when the project has no thresholds/ folder.
   std::string installed_thresholds_dir;
-  // This command's own name, as the hints it prints spell it (a project's own perfgate command).
-  std::string binary_name = "perfgate";
   // This command as it was typed (argv[0]: "build/perfgate"), for commands printed to be pasted.
   std::string program = "perfgate";
   // $PERFGATE_BASELINES_DIR where set (a CI job keeping its approved baselines elsewhere, a test
@@ -57,7 +55,8 @@ struct ProposeFlags {
   // runs in another mode (stats/run_noise.h); more where runs are cheap and the noise matters.
   int runs = 5;
   std::string out;
-  std::string binary_name;  // the hints name the command that was run
+  std::string program;                // as typed, for the hints: they name the command that was run
+  std::string default_baselines_dir;  // --baselines is repeated in the hints where not this
 };
 int propose_main(const ProposeFlags& flags);
 
@@ -66,7 +65,8 @@ struct MergeFlags {
   std::string out;
   std::string baselines_dir;  // to diff against (read only)
   std::string thresholds_dir;
-  std::string binary_name;
+  std::string program;  // as ProposeFlags
+  std::string default_baselines_dir;
 };
 int merge_main(const MergeFlags& flags);
 
@@ -127,6 +127,7 @@ struct HistoryFlags {
   bool changes = false;
   bool gate = false;
   bool notify = false;
+  std::string program = "perfgate";  // as typed, for the command its gate prints
 };
 int history_main(const HistoryFlags& flags);
 
@@ -138,6 +139,7 @@ int ack_main(const AckFlags& flags);
 struct NotifyFlags {
   std::vector<std::string> results;
   bool dry_run = false;
+  std::string program = "perfgate";  // as typed, for the command it prints
 };
 int notify_main(const NotifyFlags& flags);
 

@@ -22,6 +22,7 @@
 #include "perfgate/error.h"
 #include "report/history_changes.h"
 #include "report/history_table.h"
+#include "report/next_steps.h"
 #include "store/history.h"
 #include "store/history_log.h"
 
@@ -107,7 +108,9 @@ int history_main(const HistoryFlags& flags) {
   if (flags.notify) send_alerts(flags, histories);
   if (!flags.gate) return 0;
 
-  const HistoryGateVerdict verdict = judge_history_gate(histories, flags.history_dir);
+  const HistoryGateVerdict verdict = judge_history_gate(
+      histories, fmt::format("{} history ack ID --by NAME --reason TEXT --history {}", shell_word(flags.program),
+                             shell_word(flags.history_dir)));
   for (const std::string& line : verdict.lines) say(line);
   return verdict.passes() ? kGatePasses : kGateFails;
 }

@@ -1,6 +1,7 @@
 // perfgate list: kernels, their cases per backend, and the devices found here.
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cli/commands.h"
@@ -99,8 +100,14 @@ int list_main(const ListFlags& flags) {
     }
     return 0;
   }
+  // Narrowed by case or kernel names, only the kernels of the cases selected (once `list --kernel
+  // copy` listed every kernel over copy's cases).
+  const bool narrowed = !flags.common.cases.empty() || !flags.common.kernel_globs.empty();
+  std::set<std::string> selected;
+  for (const auto& c : cases) selected.insert(c.kernel->name());
   std::printf("kernels:\n");
   for (const KernelDef& k : registered_kernels()) {
+    if (narrowed && !selected.count(k.name())) continue;
     std::string in;
     for (Backend b : {Backend::cpu, Backend::vulkan})
       if (k.has_backend(b)) in += (in.empty() ? "" : ",") + std::string(to_string(b));
@@ -108,7 +115,8 @@ int list_main(const ListFlags& flags) {
     std::printf("  %-16s [%s] %s%s\n", k.name().c_str(), in.c_str(), k.description().c_str(), peak);
   }
   for (const auto& [shader, why] : left_out_shaders())
-    std::printf("  shader %s left out of this build: %s\n", shader.c_str(), why.c_str());
+    if (!narrowed || selected.count(shader.substr(0, shader.find('/'))))
+      std::printf("  shader %s left out of this build: %s\n", shader.c_str(), why.c_str());
   std::printf("cases (%zu):\n", cases.size());
   for (const auto& c : cases) std::printf("  %s\n", c.id.c_str());
   print_devices(backends.empty() ? std::vector<Backend>{Backend::cpu, Backend::vulkan} : backends,

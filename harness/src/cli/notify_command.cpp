@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "core/device_runs.h"
 #include "notify/alert.h"
 #include "notify/config.h"
 #include "notify/fleet_alert.h"
 #include "notify/signer.h"
 #include "notify/webhook_sender.h"
 #include "perfgate/error.h"
+#include "report/next_steps.h"
 #include "store/result_json.h"
 
 namespace perfgate {
@@ -40,11 +42,14 @@ int notify_main(const NotifyFlags& flags) {
   std::optional<Alert> alert;
   if (!flags.results.empty()) {
     // Several results (one per machine of a pipeline): one alert for all of them.
-    std::vector<RunResult> runs;
-    for (const auto& path : flags.results) runs.push_back(read_results(path));
-    const bool wanted = should_send(runs, config.send);
-    Alert built = runs.size() == 1 ? make_alert(runs[0], ci_context(env), config.format, now_unix_ms)
-                                   : make_fleet_alert(runs, ci_context(env), config.format, now_unix_ms);
+    // Every file counts: one run per device, files of one device merged (core/device_runs.h).
+    std::vector<ResultsFile> files;
+    for (const auto& path : flags.results) files.push_back({path, read_results(path)});
+    const std::vector<DeviceRun> devices = runs_per_device(std::move(files));
+    const bool wanted = should_send(devices, config.send);
+    Alert built = devices.size() == 1
+                      ? make_alert(devices[0].run, ci_context(env), config.format, now_unix_ms)
+                      : make_fleet_alert(devices, ci_context(env), config.format, now_unix_ms);
     if (flags.dry_run) {
       std::cout << nlohmann::json::parse(built.body).dump(2) << "\n";
       if (!config.secret.empty()) Signer check(config.secret);  // a bad secret is bad input
@@ -77,8 +82,8 @@ int notify_main(const NotifyFlags& flags) {
       report.dropped > 0 ? fmt::format(", {} dropped by the outbox limits", report.dropped) : "");
   if (report.rejected > 0) return kRejected;
   if (report.queued > 0) {
-    say(fmt::format("{} alert(s) wait in {}; the next `perfgate notify` sends them", report.queued,
-                    config.outbox.string()));
+    say(fmt::format("{} alert(s) wait in {}; the next `{} notify` sends them", report.queued,
+                    config.outbox.string(), shell_word(flags.program)));
     return kQueued;
   }
   return kDelivered;

@@ -36,10 +36,7 @@ int perfgate_main(int argc, char** argv, const Project& project) {
   Context context;
   context.project_dir = project.dir && *project.dir ? project.dir : ".";
   context.installed_thresholds_dir = project.thresholds_dir ? project.thresholds_dir : "";
-  if (argc > 0 && argv[0] && *argv[0]) {
-    context.binary_name = std::filesystem::path(argv[0]).filename().string();
-    context.program = argv[0];
-  }
+  if (argc > 0 && argv[0] && *argv[0]) context.program = argv[0];
   return run_command_line(argc, argv, context);
 }
 

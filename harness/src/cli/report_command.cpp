@@ -11,8 +11,10 @@
 
 #include "cli/commands.h"
 #include "core/atomic_file.h"
+#include "core/device_runs.h"
 #include "judge/history_analysis.h"
 #include "perfgate/error.h"
+#include "report/approved_baseline.h"
 #include "report/fleet_html.h"
 #include "report/fleet_markdown.h"
 #include "report/gbench_json.h"
@@ -20,6 +22,7 @@
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
 #include "report/markdown_printer.h"
+#include "report/xml_escape.h"
 #include "store/gbench_import.h"
 #include "store/history.h"
 #include "store/history_log.h"
@@ -59,9 +62,10 @@ int fleet_report_main(const ReportFlags& flags) {
     if (!value.empty())
       throw Error(std::string("report: ") + option +
                   " takes one run; with several results only --markdown and --html");
-  std::vector<RunResult> runs;
-  for (const auto& path : flags.results) runs.push_back(read_results_or_gbench(path));
-  const FleetView view = make_fleet_view(std::move(runs));
+  // Every file counts: one column per device, files of one device merged (core/device_runs.h).
+  std::vector<ResultsFile> files;
+  for (const auto& path : flags.results) files.push_back({path, read_results_or_gbench(path)});
+  const FleetView view = make_fleet_view(runs_per_device(std::move(files)));
   if (flags.markdown.empty() && flags.html.empty()) std::fputs(render_fleet_markdown(view).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_fleet_markdown(view));
   if (!flags.html.empty()) emit(flags.html, render_fleet_html(view));
@@ -101,6 +105,14 @@ int report_main(const ReportFlags& flags) {
     if (!flags.baseline.empty()) {
       baseline = read_results_or_gbench(flags.baseline);
       inputs.baseline = &baseline;
+    } else if (std::filesystem::is_directory(flags.baselines_dir)) {
+      // Judged against approved baselines: theirs beside the run's samples.
+      baseline = approved_baseline_run(run, BaselineStore(flags.baselines_dir));
+      if (!baseline.cases.empty()) {
+        inputs.baseline = &baseline;
+        inputs.baseline_from =
+            "the approved baselines in <code>" + xml_escape(flags.baselines_dir) + "</code>";
+      }
     }
     if (!flags.history_dir.empty())
       inputs.history = history_by_case(read_all_history(flags.history_dir, run.fingerprint.machine_id));

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,25 +30,35 @@ std::string holder(int fd) {
 FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout) : file_(file) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error(file.string() + ": cannot open the lock: " + std::strerror(errno));
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      const int error = errno;
-      ::close(fd_);
-      throw Error(file.string() + ": cannot lock: " + std::strerror(error));
+  for (;;) {
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error(file.string() + ": cannot open the lock: " + std::strerror(errno));
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK && errno != EINTR) {
+        const int error = errno;
+        ::close(fd_);
+        throw Error(file.string() + ": cannot lock: " + std::strerror(error));
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        const std::string who = holder(fd_);
+        ::close(fd_);
+        char waited[32];
+        std::snprintf(waited, sizeof waited, "%.3g s", static_cast<double>(timeout.count()) / 1000.0);
+        throw Error(file.string() + ": locked by another baseline update" +
+                    (who.empty() ? "" : " (" + who + ")") + " for longer than " + waited +
+                    "; try again when it is done");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      const std::string who = holder(fd_);
-      ::close(fd_);
-      char waited[32];
-      std::snprintf(waited, sizeof waited, "%.3g s", static_cast<double>(timeout.count()) / 1000.0);
-      throw Error(file.string() + ": locked by another baseline update" +
-                  (who.empty() ? "" : " (" + who + ")") + " for longer than " + waited +
-                  "; try again when it is done");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // The holder before removed the file as it let go: this lock is on a file no longer there,
+    // and the next holder takes the one the path names now.
+    struct stat held {};
+    struct stat named {};
+    if (::fstat(fd_, &held) == 0 && ::stat(file.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+        held.st_dev == named.st_dev)
+      break;
+    ::close(fd_);
   }
   const std::string me = "pid " + std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) == 0) {
@@ -56,7 +67,11 @@ FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds 
 }
 
 FileLock::~FileLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
+  if (fd_ < 0) return;
+  // Removed while still held, so that no lock file is left in a folder a person commits (a
+  // consumer's baselines/); one left by a holder that was killed goes with the next holder.
+  ::unlink(file_.c_str());
+  ::close(fd_);  // closing the last descriptor releases the flock
 }
 
 }  // namespace perfgate

@@ -1,6 +1,8 @@
 #pragma once
 // An exclusive advisory lock (flock) on a file, held for the object's lifetime. The kernel drops
-// it when the holder dies, so a killed approval never leaves the folder locked.
+// it when the holder dies, so a killed approval never leaves the folder locked. The holder
+// removes the file as it lets go (a waiter that then holds a removed file opens the path again),
+// so none is left behind.
 #include <chrono>
 #include <filesystem>
 

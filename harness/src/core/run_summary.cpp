@@ -24,6 +24,21 @@ const Judgement* main_judgement(const CaseResult& result) {
   return result.judgements.empty() ? nullptr : &result.judgements.front();
 }
 
+const Judgement* deciding_judgement(const CaseResult& result) {
+  const Judgement* main = main_judgement(result);
+  if (!main || main->verdict == result.verdict) return main;
+  const Judgement* deciding = nullptr;
+  for (const auto& j : result.judgements)
+    if (j.verdict == result.verdict && (!deciding || j.change_pct > deciding->change_pct)) deciding = &j;
+  return deciding ? deciding : main;
+}
+
+const Judgement* judgement_of(const CaseResult& result, std::string_view metric) {
+  for (const auto& j : result.judgements)
+    if (j.metric == metric) return &j;
+  return nullptr;
+}
+
 std::vector<const CaseResult*> worst_first(const RunResult& run) {
   std::vector<const CaseResult*> order;
   for (const auto& c : run.cases) order.push_back(&c);

@@ -25,10 +25,9 @@ std::string signed_pct(double pct) {
 // "Confirmed past the first's allowance").
 bool bears_out(const CaseResult& first, const CaseResult& fresh) {
   if (fresh.verdict == Verdict::regressed) return true;
-  const Judgement* judged = main_judgement(first);
-  const Judgement* again = main_judgement(fresh);
-  return judged && again && again->metric == judged->metric && judged->threshold_pct > 0 &&
-         again->change_pct > judged->threshold_pct;
+  const Judgement* judged = deciding_judgement(first);
+  const Judgement* again = judged ? judgement_of(fresh, judged->metric) : nullptr;
+  return again && judged->threshold_pct > 0 && again->change_pct > judged->threshold_pct;
 }
 
 bool needs_confirmation(const CaseResult& result) {
@@ -42,21 +41,23 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
   if (fresh.empty()) return;
   result.first_verdict = result.verdict;
   const std::string first = result.message;
-  const Judgement* first_main = main_judgement(result);
+  // Each fresh measurement is quoted by the metric the first regressed on, not by its own main one
+  // (a time that improved while a bandwidth floor failed).
+  const Judgement* first_judged = deciding_judgement(result);
   std::string changes;
   for (const CaseResult& f : fresh) {
-    const Judgement* main = main_judgement(f);
+    const Judgement* main = first_judged ? judgement_of(f, first_judged->metric) : main_judgement(f);
     result.confirmations.push_back({f.verdict, main ? main->metric : "", main ? main->change_pct : 0});
     if (f.verdict == Verdict::error || f.verdict == Verdict::skipped) {
-      result.message = "unconfirmed (a " + what + " ended in " + std::string(to_string(f.verdict)) +
-                       ": " + f.message + "): " + first;
+      result.message = "unconfirmed (a " + what + " ended in " + std::string(to_string(f.verdict)) + ": " +
+                       f.message + "): " + first;
       return;
     }
     // A fresh measurement too busy to judge (its own rounds spread past load_max_pct) is no
     // evidence against the first: beside a parallel build 2 of 17 checks of twice copy's work
     // passed when their fresh process read +378% with a spread past the cap.
-    if (f.verdict == Verdict::inconclusive &&
-        std::any_of(f.judgements.begin(), f.judgements.end(), [](const Judgement& j) { return j.too_busy; })) {
+    if (f.verdict == Verdict::inconclusive && std::any_of(f.judgements.begin(), f.judgements.end(),
+                                                          [](const Judgement& j) { return j.too_busy; })) {
       result.message = "unconfirmed (a " + what + " was too busy to judge: " + f.message + "): " + first;
       return;
     }
@@ -70,13 +71,14 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
     if (f.verdict != Verdict::regressed) {
       char past[96];
       std::snprintf(past, sizeof past, ", %s but past the first's allowance %.1f%%",
-                    std::string(to_string(f.verdict)).c_str(), first_main->threshold_pct);
+                    std::string(to_string(f.verdict)).c_str(), first_judged->threshold_pct);
       change += past;
     }
     changes += (changes.empty() ? "" : ", ") + change;
   }
   result.message = "confirmed by " + std::to_string(fresh.size()) + " " + what +
-                   (fresh.size() > 1 ? (what.ends_with("s") ? "es" : "s") : "") + " (" + changes + "): " + first;
+                   (fresh.size() > 1 ? (what.ends_with("s") ? "es" : "s") : "") + " (" + changes +
+                   "): " + first;
 }
 
 }  // namespace perfgate

@@ -4,7 +4,7 @@
 
 namespace perfgate {
 
-HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories, const std::string& history_dir) {
+HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories, const std::string& ack_command) {
   HistoryGateVerdict v;
   for (const CaseHistory& h : histories) {
     for (const HistoryChange* c : h.open_regressions()) {
@@ -28,8 +28,8 @@ HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories,
   else
     v.lines.push_back(fmt::format(
         "gate fails: {} open regression change point(s), {} drifting case(s); accept a wanted one "
-        "with `perfgate history ack ID --by NAME --reason TEXT --history {}`",
-        v.open_regressions, v.drifting, history_dir));
+        "with `{}`",
+        v.open_regressions, v.drifting, ack_command));
   return v;
 }
 

@@ -15,7 +15,8 @@ struct HistoryGateVerdict {
   bool passes() const { return open_regressions + drifting == 0; }
 };
 
-// `history_dir` is named in the line that says how to accept a wanted change.
-HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories, const std::string& history_dir);
+// `ack_command` is the command the failing summary says accepts a wanted change, as the user
+// would type it.
+HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories, const std::string& ack_command);
 
 }  // namespace perfgate

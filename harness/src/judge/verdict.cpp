@@ -137,7 +137,10 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
   j.current_median = median(current);
   const bool violated = violates_floor(j.current_median, threshold);
   j.verdict = violated ? Verdict::regressed : Verdict::pass;
-  if (violated) j.threshold_source = kAbsoluteFloor;
+  if (violated) {
+    j.threshold_source = kAbsoluteFloor;
+    j.floor = *threshold.floor;
+  }
   j.reason = violated ? floor_reason(metric, j.current_median, threshold)
                       : "median " + format_metric_value(metric, j.current_median) + " within the floor " +
                             format_metric_value(metric, *threshold.floor);
@@ -147,8 +150,7 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<Elsewhere>& elsewhere,
-                       const std::optional<CheckSpread>& spread) {
+                       const std::optional<Elsewhere>& elsewhere, const std::optional<CheckSpread>& spread) {
   const std::vector<double> pooled = perfgate::pooled(baseline_runs);
   if (current.empty() || pooled.empty()) {
     Judgement j = judge_floor(metric, current, threshold).value_or(Judgement{});
@@ -227,6 +229,10 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   if (violates_floor(j.current_median, threshold)) {
     j.verdict = Verdict::regressed;
     j.threshold_source = kAbsoluteFloor;
+    j.floor = *threshold.floor;
+    // What the floor allowed, not the noise allowance of a metric that may have no relative
+    // threshold at all (a payload once carried threshold_pct 21097 for a floor regression).
+    j.threshold_pct = std::max(0.0, 100 * (worse_ratio(j.floor, j.baseline_median, higher) - 1));
     j.reason = floor_reason(j.metric, j.current_median, threshold) + "; " + medians;
     return j;
   }
@@ -254,10 +260,10 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   if (allowance.load_wanted_pct > j.threshold_pct) {
     j.verdict = Verdict::inconclusive;
     j.too_busy = true;
-    j.reason = medians + detail +
-               ", too busy to judge: this check's " + allowance.load_wanted_by +
-               (std::isinf(allowance.load_wanted_pct) ? std::string(" calls for more than any allowance")
-                                                      : printf_string(" calls for %.0f%%", allowance.load_wanted_pct)) +
+    j.reason = medians + detail + ", too busy to judge: this check's " + allowance.load_wanted_by +
+               (std::isinf(allowance.load_wanted_pct)
+                    ? std::string(" calls for more than any allowance")
+                    : printf_string(" calls for %.0f%%", allowance.load_wanted_pct)) +
                ", past load_max_pct";
     return j;
   }

@@ -9,20 +9,20 @@
 
 namespace perfgate {
 
-RunResult combined_run(const std::vector<RunResult>& runs) {
+RunResult combined_run(const std::vector<DeviceRun>& devices) {
   RunResult combined;
   std::vector<std::string> run_ids;
-  for (const RunResult& run : runs) {
+  for (const DeviceRun& device : devices) {
+    const RunResult& run = device.run;
     if (combined.perfgate_version.empty()) combined.perfgate_version = run.perfgate_version;
     if (combined.commit.empty()) combined.commit = run.commit;
     if (combined.branch.empty()) combined.branch = run.branch;
     if (combined.started_at.empty() || (!run.started_at.empty() && run.started_at < combined.started_at))
       combined.started_at = run.started_at;
-    const std::string& machine = run.fingerprint.machine_id;
-    combined.fingerprint.machine_id += (combined.fingerprint.machine_id.empty() ? "" : ", ") + machine;
+    combined.fingerprint.machine_id += (combined.fingerprint.machine_id.empty() ? "" : ", ") + device.label;
     run_ids.push_back(run.run_id);
     for (CaseResult c : run.cases) {
-      c.id = machine + ": " + c.id;
+      c.id = device.label + ": " + c.id;
       combined.cases.push_back(std::move(c));
     }
   }
@@ -31,14 +31,14 @@ RunResult combined_run(const std::vector<RunResult>& runs) {
   return combined;
 }
 
-bool should_send(const std::vector<RunResult>& runs, SendPolicy policy) {
-  return std::any_of(runs.begin(), runs.end(),
-                     [&](const RunResult& run) { return should_send(run, policy); });
+bool should_send(const std::vector<DeviceRun>& devices, SendPolicy policy) {
+  return std::any_of(devices.begin(), devices.end(),
+                     [&](const DeviceRun& device) { return should_send(device.run, policy); });
 }
 
-Alert make_fleet_alert(const std::vector<RunResult>& runs, const CiContext& ci, PayloadFormat format,
+Alert make_fleet_alert(const std::vector<DeviceRun>& devices, const CiContext& ci, PayloadFormat format,
                        std::int64_t now_unix_ms) {
-  const RunResult combined = combined_run(runs);
+  const RunResult combined = combined_run(devices);
   Alert alert;
   alert.id = alert_id(combined.run_id);
   alert.run_id = combined.run_id;
@@ -52,8 +52,8 @@ Alert make_fleet_alert(const std::vector<RunResult>& runs, const CiContext& ci, 
   nlohmann::json counts = {{"cases", summary.cases}};
   for (const auto& [verdict, n] : summary.counts) counts[std::string(to_string(verdict))] = n;
   nlohmann::json machines = nlohmann::json::array();
-  for (const RunResult& run : runs) {
-    nlohmann::json one = generic_payload(run, run_context(run, ci), alert.id);
+  for (const DeviceRun& device : devices) {
+    nlohmann::json one = generic_payload(device.run, run_context(device.run, ci), alert.id);
     one.erase("schema");
     one.erase("id");
     machines.push_back(std::move(one));

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/resolution.h"
+#include "judge/verdict.h"
 #include "perfgate/run_summary.h"
 #include "stats/geometric_mean.h"
 #include "store/result_json.h"
@@ -31,6 +32,7 @@ json generic_payload(const RunResult& run, const RunContext& context, const std:
                       {"change_pct", d.change_pct},
                       {"threshold_pct", d.threshold_pct},
                       {"threshold_source", d.threshold_source},
+                      {"floor", d.threshold_source == kAbsoluteFloor ? json(d.floor) : json(nullptr)},
                       {"verdict", to_string(d.verdict)},
                       {"reason", d.reason}});
   json failures = json::array();

@@ -90,13 +90,24 @@ std::vector<std::string> detail_lines(const RunResult& run) {
   for (const Delta& d : ordered_deltas(run)) {
     if (d.verdict == Verdict::pass || d.verdict == Verdict::no_baseline || d.verdict == Verdict::skipped)
       continue;
-    const std::string limit = d.threshold_source == kAbsoluteFloor
-                                  ? escape(truncate(d.reason, 200))
-                                  : fmt::format("limit {:.1f} % {}", d.threshold_pct, d.threshold_source);
-    lines.push_back(fmt::format("{} `{}` {} {}: {} \u2192 {} ({:+.1f} %, {})", marker(d.verdict),
-                                escape(d.case_id), escape(d.metric), to_string(d.verdict),
-                                format_metric_value(d.metric, d.baseline),
-                                format_metric_value(d.metric, d.current), d.change_pct, limit));
+    // Each figure once: the medians, the change, and what it was allowed (a floor by its value).
+    const std::string head = fmt::format("{} `{}` {} {}: ", marker(d.verdict), escape(d.case_id),
+                                         escape(d.metric), to_string(d.verdict));
+    if (d.threshold_source == kAbsoluteFloor) {
+      const std::string past =
+          fmt::format("{} {}", d.floor > 0 && d.current < d.floor ? "below the floor" : "past the limit",
+                      format_metric_value(d.metric, d.floor));
+      lines.push_back(
+          head + (d.baseline != 0
+                      ? fmt::format("{} \u2192 {} ({:+.1f} %), {}", format_metric_value(d.metric, d.baseline),
+                                    format_metric_value(d.metric, d.current), d.change_pct, past)
+                      : fmt::format("{}, {}", format_metric_value(d.metric, d.current), past)));
+      continue;
+    }
+    lines.push_back(head + fmt::format("{} \u2192 {} ({:+.1f} %, limit {:.1f} % {})",
+                                       format_metric_value(d.metric, d.baseline),
+                                       format_metric_value(d.metric, d.current), d.change_pct,
+                                       d.threshold_pct, d.threshold_source));
   }
   return lines;
 }

@@ -14,7 +14,7 @@ std::vector<Delta> ordered_deltas(const RunResult& run) {
   for (const auto& c : run.cases)
     for (const auto& j : c.judgements)
       deltas.push_back({c.id, j.metric, j.baseline_median, j.current_median, j.change_pct, j.threshold_pct,
-                        j.threshold_source, j.verdict, j.reason});
+                        j.threshold_source, j.floor, j.verdict, j.reason});
   std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) {
     if (severity(a.verdict) != severity(b.verdict)) return severity(a.verdict) < severity(b.verdict);
     return std::fabs(a.change_pct) > std::fabs(b.change_pct);

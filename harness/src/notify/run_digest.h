@@ -24,6 +24,7 @@ struct Delta {
   double change_pct = 0;  // positive = worse
   double threshold_pct = 0;
   std::string threshold_source;  // the resolution's origin: floor, noise, fixed, unstable
+  double floor = 0;              // the absolute floor passed ("absolute floor"), else 0
   Verdict verdict = Verdict::pass;
   std::string reason;  // the judgement's one line, e.g. which floor a median fell below
 };

@@ -14,13 +14,14 @@ std::string machines_table(const FleetView& view) {
   std::string out =
       "<h2 id=\"machines\">Machines</h2>\n<table>\n<tr><th>machine id</th><th>device</th><th>driver</th>"
       "<th>run</th><th>commit</th><th>verdicts</th><th>resolution</th></tr>\n";
-  for (const RunResult& run : view.machines) {
+  for (std::size_t m = 0; m < view.machines.size(); ++m) {
+    const RunResult& run = view.machines[m];
     const Fingerprint& f = run.fingerprint;
     const std::string resolution = run_resolution_brief(run);
     out += fmt::format(
         "<tr><td class=\"id\">{}</td><td>{}</td><td>{}</td><td class=\"id\">{}</td><td class=\"id\">{}</td>"
         "<td>{}</td><td>{}</td></tr>\n",
-        xml_escape(f.machine_id), xml_escape(f.device_name), xml_escape(f.driver_version),
+        xml_escape(view.labels[m]), xml_escape(f.device_name), xml_escape(f.driver_version),
         xml_escape(run.run_id), xml_escape(run.commit.substr(0, 12)),
         verdict_counts(summarize_run(run).present_worst_first()),
         resolution.empty() ? "<span class=\"empty\">not judged</span>" : xml_escape(resolution));
@@ -30,8 +31,7 @@ std::string machines_table(const FleetView& view) {
 
 std::string cases_table(const FleetView& view) {
   std::string out = "<h2 id=\"cases\">Cases</h2>\n<table>\n<tr><th>case</th>";
-  for (const RunResult& run : view.machines)
-    out += "<th class=\"id\">" + xml_escape(run.fingerprint.machine_id) + "</th>";
+  for (const std::string& label : view.labels) out += "<th class=\"id\">" + xml_escape(label) + "</th>";
   out += "</tr>\n<tr><td class=\"meta\">resolution</td>";
   for (const RunResult& run : view.machines) {
     const std::string resolution = run_resolution_brief(run);

@@ -26,9 +26,10 @@ std::string render_fleet_markdown(const FleetView& view) {
   std::string out = fmt::format("## perfgate on {} machines: {}\n\n", view.machines.size(),
                                 counts_text(fleet_counts(view)));
   out += "| machine | device | run | verdicts | resolution |\n| --- | --- | --- | --- | --- |\n";
-  for (const RunResult& run : view.machines) {
+  for (std::size_t m = 0; m < view.machines.size(); ++m) {
+    const RunResult& run = view.machines[m];
     const std::string resolution = run_resolution_brief(run);
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_code(run.fingerprint.machine_id),
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", markdown_code(view.labels[m]),
                        markdown_cell(run.fingerprint.device_name.empty() ? "-" : run.fingerprint.device_name),
                        run.run_id.empty() ? "-" : markdown_code(run.run_id),
                        counts_text(summarize_run(run).present_worst_first()),
@@ -38,7 +39,7 @@ std::string render_fleet_markdown(const FleetView& view) {
   // Resolutions are perfgate's own text ("catches >= 2.0%"): no pipe, no tag, shown as they are.
 
   out += "\n| case |";
-  for (const RunResult& run : view.machines) out += " " + markdown_code(run.fingerprint.machine_id) + " |";
+  for (const std::string& label : view.labels) out += " " + markdown_code(label) + " |";
   out += "\n| --- |";
   for (std::size_t m = 0; m < view.machines.size(); ++m) out += " --- |";
   out += "\n| *resolution* |";

@@ -16,23 +16,12 @@ const CaseResult* FleetView::cell(std::size_t machine, const std::string& case_i
   return nullptr;
 }
 
-FleetView make_fleet_view(std::vector<RunResult> runs) {
-  std::map<std::string, RunResult> by_machine;
-  for (RunResult& run : runs) {
-    auto [it, added] = by_machine.try_emplace(run.fingerprint.machine_id, run);
-    if (added) continue;
-    RunResult& merged = it->second;
-    for (CaseResult& c : run.cases) {
-      auto same = std::find_if(merged.cases.begin(), merged.cases.end(),
-                               [&](const CaseResult& m) { return m.id == c.id; });
-      if (same != merged.cases.end())
-        *same = std::move(c);
-      else
-        merged.cases.push_back(std::move(c));
-    }
-  }
+FleetView make_fleet_view(std::vector<DeviceRun> devices) {
   FleetView view;
-  for (auto& [machine_id, run] : by_machine) view.machines.push_back(std::move(run));
+  for (DeviceRun& device : devices) {
+    view.labels.push_back(device.label);
+    view.machines.push_back(std::move(device.run));
+  }
   std::map<std::string, int> worst;  // case id -> lowest severity on any machine
   for (const RunResult& run : view.machines)
     for (const CaseResult& c : run.cases) {

@@ -5,15 +5,17 @@
 #include <utility>
 #include <vector>
 
+#include "core/device_runs.h"
 #include "perfgate/result.h"
 
 namespace perfgate {
 
 struct FleetView {
-  // One run per machine id, in machine id order. Runs of one machine id (two runners with the
-  // same GPU model, or a run split over files) are merged: a later file's case replaces an
-  // earlier one's.
+  // One run per device (`runs_per_device`, core/device_runs.h), in machine id order: two
+  // runners with the same GPU model are two columns, a run split over files one.
   std::vector<RunResult> machines;
+  // Each column's heading: the machine id, and what tells apart the devices that share one.
+  std::vector<std::string> labels;
   // Every case of any machine: worst verdict on any machine first, then by id.
   std::vector<std::string> case_ids;
 
@@ -21,7 +23,7 @@ struct FleetView {
   const CaseResult* cell(std::size_t machine, const std::string& case_id) const;
 };
 
-FleetView make_fleet_view(std::vector<RunResult> runs);
+FleetView make_fleet_view(std::vector<DeviceRun> devices);
 
 // Cases per verdict over every machine, worst first (verdicts present only).
 std::vector<std::pair<Verdict, int>> fleet_counts(const FleetView& view);

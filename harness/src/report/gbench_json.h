@@ -9,10 +9,13 @@
 namespace perfgate {
 
 // context (date, host, CPUs, build type, plus a "perfgate" object with the fingerprint, run id
-// and commit) and benchmarks: per case 20 "iteration" runs, the latency samples' quantiles
-// ((i + 0.5) / 20), so every case and every run has the same repetition count (real_time and
-// cpu_time in ns, bytes_per_second, FLOPS when the case counts flops) and the mean, median and
-// stddev "aggregate" runs. Cases without samples (error, skipped) appear once with
+// and commit) and benchmarks: per case 20 "iteration" runs, so every case and every run has the
+// same repetition count: with 20 samples or more the medians of 20 consecutive blocks of them in
+// the order measured, else their quantiles ((i + 0.5) / 20); real_time and cpu_time the latency
+// in ns, or for a calibrated case what the gate judged, its relative_latency (marked
+// "perfgate_metric": "relative_latency", the raw time in the counter latency_ns);
+// bytes_per_second, FLOPS when the case counts flops; then the mean, median and stddev
+// "aggregate" runs. Cases without samples (error, skipped) appear once with
 // error_occurred and error_message.
 nlohmann::json to_gbench_json(const RunResult& run);
 

@@ -38,6 +38,25 @@ std::string short_date(const std::string& iso) {
   return iso.size() >= 16 && iso[10] == 'T' ? iso.substr(5, 5) + " " + iso.substr(11, 5) : iso;
 }
 
+}  // namespace
+
+std::vector<std::string> history_labels(const std::vector<std::string>& started_at) {
+  std::map<std::string, int> per_minute;
+  for (const std::string& iso : started_at) ++per_minute[short_date(iso)];
+  std::map<std::string, int> seen;
+  std::vector<std::string> labels;
+  for (const std::string& iso : started_at) {
+    std::string label = short_date(iso);
+    if (per_minute[label] > 1 && iso.size() >= 19 && iso[10] == 'T')
+      label = iso.substr(5, 5) + " " + iso.substr(11, 8);
+    if (const int n = ++seen[label]; n > 1) label += " #" + std::to_string(n);
+    labels.push_back(label);
+  }
+  return labels;
+}
+
+namespace {
+
 std::string point_tooltip(const HistoryPoint& p, const std::string& value) {
   return fmt::format("{} {} {}: {} ({})", p.started_at, p.commit.substr(0, 8), p.run_id, value,
                      to_string(p.verdict));
@@ -52,12 +71,14 @@ std::string judged_history_figure(const CaseResult& c, const CaseHistory& h) {
   axes.y_title = h.metric == metric::latency_ns ? "median latency" : "median " + h.metric;
   axes.y_format =
       h.metric == metric::latency_ns ? svg::Format(format_duration_ns) : svg::Format(svg::compact_number);
+  std::vector<std::string> times;
   for (std::size_t i = 0; i < h.points.size(); ++i) {
     runs.points.push_back({static_cast<double>(i), h.values[i],
                            point_tooltip(h.points[i], format(h.values[i])),
                            std::string(svg::verdict_colour(h.points[i].verdict))});
-    axes.x_labels.push_back(short_date(h.points[i].started_at));
+    times.push_back(h.points[i].started_at);
   }
+  axes.x_labels = history_labels(times);
   for (const Segment& s : h.segmentation.segments) {
     const std::string tip = fmt::format("segment of {} runs: median {}", s.end - s.begin, format(s.median));
     segments.points.push_back({static_cast<double>(s.begin) - 0.5, s.median, tip, ""});
@@ -118,7 +139,8 @@ std::string roofline_section(const RunResult& run) {
   return out;
 }
 
-std::string distribution_section(const RunResult& run, const RunResult* baseline) {
+std::string distribution_section(const RunResult& run, const RunResult* baseline,
+                                 const std::string& baseline_from) {
   std::map<std::string, const CaseResult*> before;
   if (baseline)
     for (const auto& c : baseline->cases) before[c.id] = &c;
@@ -134,9 +156,10 @@ std::string distribution_section(const RunResult& run, const RunResult* baseline
                                                            "Latency samples of " + c->id));
   }
   if (body.empty()) return "";
-  std::string intro = baseline
+  std::string intro = !baseline ? "No baseline results given (<code>--baseline</code>); "
+                      : baseline_from.empty()
                           ? "Baseline samples from run <code>" + xml_escape(baseline->run_id) + "</code>; "
-                          : "No baseline results given (<code>--baseline</code>); ";
+                          : "Baseline samples from " + baseline_from + "; ";
   intro += "boxes span the 25th to 75th percentile, whiskers the 5th to 95th, the thick line is the median.";
   return "<h2 id=\"distributions\">Distributions</h2>\n<p class=\"meta\">" + intro + "</p>\n" + body;
 }
@@ -229,14 +252,16 @@ std::string history_section(const RunResult& run,
     axes.x_title = "run";
     axes.y_title = "median latency";
     axes.y_format = format_duration_ns;
+    std::vector<std::string> times;
     for (const HistoryPoint& p : it->second) {
       auto latency = p.medians.find(metric::latency_ns);
       if (latency == p.medians.end()) continue;
       const double x = static_cast<double>(series.points.size());
       series.points.push_back({x, latency->second, point_tooltip(p, format_duration_ns(latency->second)),
                                std::string(svg::verdict_colour(p.verdict))});
-      axes.x_labels.push_back(short_date(p.started_at));
+      times.push_back(p.started_at);
     }
+    axes.x_labels = history_labels(times);
     if (series.points.empty()) continue;
     body += figure(case_caption(*c) + fmt::format(" · {} runs", series.points.size()),
                    svg::line_chart_svg({series}, axes, "History of " + c->id, 240));

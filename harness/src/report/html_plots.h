@@ -16,7 +16,9 @@ namespace perfgate::html {
 std::string roofline_section(const RunResult& run);
 // Per case with latency samples: the baseline's samples (when given and it has the case) and
 // the run's.
-std::string distribution_section(const RunResult& run, const RunResult* baseline);
+// `baseline_from` says where the baseline's samples come from (HTML; default: its run id).
+std::string distribution_section(const RunResult& run, const RunResult* baseline,
+                                 const std::string& baseline_from = "");
 // Cases of one kernel and backend that differ in one parameter axis: latency against that
 // axis, one line per setting of the other axes (e.g. matmul by wg, one line per tile).
 std::string sweep_section(const RunResult& run);
@@ -26,6 +28,10 @@ std::string sweep_section(const RunResult& run);
 std::string history_section(const RunResult& run,
                             const std::map<std::string, std::vector<HistoryPoint>>& history,
                             const std::vector<CaseHistory>& changes = {});
+
+// A history's x-axis labels, distinct: "11-28 15:40", with the seconds where two runs share a
+// minute ("11-28 15:40:07"; once "11-28 15:40" twice), and "#2" where they share a second too.
+std::vector<std::string> history_labels(const std::vector<std::string>& started_at);
 
 // A sweep found in a run: the axis that varies and one series per setting of the others.
 struct SweepLine {

@@ -121,7 +121,7 @@ std::string breakdown_section(const RunResult& run) {
 
 std::string render_html(const RunResult& run, const HtmlInputs& inputs) {
   const std::string roofline = html::roofline_section(run);
-  const std::string distributions = html::distribution_section(run, inputs.baseline);
+  const std::string distributions = html::distribution_section(run, inputs.baseline, inputs.baseline_from);
   const std::string sweeps = html::sweep_section(run);
   const std::string trends = html::history_section(run, inputs.history, inputs.history_changes);
   const std::string breakdown = breakdown_section(run);

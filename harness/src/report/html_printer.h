@@ -16,6 +16,9 @@ namespace perfgate {
 struct HtmlInputs {
   // A results file whose samples are drawn beside the run's as the baseline (optional).
   const RunResult* baseline = nullptr;
+  // Where those samples come from, as HTML: "run <code>ID</code>" (the default), "the approved
+  // baselines in <code>DIR</code>".
+  std::string baseline_from;
   // Per case id, its history oldest first (store/history.h); cases without one get no trend.
   std::map<std::string, std::vector<HistoryPoint>> history;
   // The same history judged (judge/history_analysis.h): its trends mark segments and change points.

@@ -70,9 +70,9 @@ json to_json(const Fingerprint& f) {
   return {
       {"machine_id", f.machine_id},   {"backend", f.backend},         {"device_name", f.device_name},
       {"vendor_id", f.vendor_id},     {"device_id", f.device_id},     {"driver_version", f.driver_version},
-      {"api_version", f.api_version}, {"device_uuid", f.device_uuid}, {"host_id", f.host_id}, {"cpu_model", f.cpu_model},
-      {"cpu_threads", f.cpu_threads}, {"compiler", f.compiler},       {"build_type", f.build_type},
-      {"build_flags", f.build_flags}};
+      {"api_version", f.api_version}, {"device_uuid", f.device_uuid}, {"host_id", f.host_id},
+      {"cpu_model", f.cpu_model},     {"cpu_threads", f.cpu_threads}, {"compiler", f.compiler},
+      {"build_type", f.build_type},   {"build_flags", f.build_flags}};
 }
 
 Fingerprint fingerprint_from_json(const json& j) {
@@ -106,6 +106,7 @@ json to_json(const CaseResult& r) {
                           {"change_pct", j.change_pct},
                           {"threshold_pct", j.threshold_pct},
                           {"threshold_source", j.threshold_source},
+                          {"floor", j.floor},
                           {"noise_pct", j.noise_pct},
                           {"baseline_runs", j.baseline_runs},
                           {"unstable", j.unstable},
@@ -194,6 +195,7 @@ CaseResult case_from_json(const json& j) {
     g.change_pct = jj.at("change_pct");
     g.threshold_pct = jj.at("threshold_pct");
     g.threshold_source = jj.value("threshold_source", "");
+    g.floor = jj.value("floor", 0.0);
     g.noise_pct = jj.value("noise_pct", 0.0);
     g.baseline_runs = jj.value("baseline_runs", 0);
     g.unstable = jj.value("unstable", false);
@@ -243,7 +245,8 @@ json to_json(const RunResult& run) {
   // JSON has no infinity: nlohmann would write null, which no reader takes back.
   for (const auto& c : run.cases)
     for (const auto& j : c.judgements)
-      for (double v : {j.baseline_median, j.current_median, j.change_pct, j.threshold_pct, j.p_value})
+      for (double v :
+           {j.baseline_median, j.current_median, j.change_pct, j.threshold_pct, j.floor, j.p_value})
         if (!std::isfinite(v))
           throw Error("case " + c.id + ": " + j.metric + " judged from a value that is not a finite number");
   json cases = json::array();
