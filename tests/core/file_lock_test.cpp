@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "perfgate/error.h"
@@ -46,6 +48,33 @@ TEST_F(StoreFileLock, GivesUpAfterTheTimeoutNamingTheLock) {
   other.join();
   EXPECT_NE(message.find(file.string()), std::string::npos) << message;
   EXPECT_NE(message.find("pid"), std::string::npos) << message;
+}
+
+// A lock held by something that wrote no id (flock(1), or a holder whose id was cleared): the
+// message names what holds such a lock and no pid of an earlier holder long gone.
+TEST_F(StoreFileLock, NamesTheHolderNounAndNoPidThatIsGone) {
+  const auto file = dir_ / "h.jsonl.lock";
+  { FileLock earlier(file, 100ms); }  // wrote its pid, then released
+  std::ofstream(file) << "pid 2147483646\n";  // an id no process has
+  FileLock held(file, 1000ms, "reader or writer of this history");
+  std::ofstream(file) << "pid 2147483646\n";
+  std::string message;
+  std::thread other([&] {
+    try {
+      FileLock second(file, 50ms, "reader or writer of this history");
+    } catch (const Error& e) {
+      message = e.what();
+    }
+  });
+  other.join();
+  EXPECT_NE(message.find("locked by another reader or writer of this history for longer than"), std::string::npos) << message;
+  EXPECT_EQ(message.find("pid"), std::string::npos) << message;
+}
+
+TEST_F(StoreFileLock, ReleasingClearsTheHoldersId) {
+  const auto file = dir_ / ".lock";
+  { FileLock first(file, 100ms); }
+  EXPECT_EQ(std::filesystem::file_size(file), 0u);
 }
 
 TEST_F(StoreFileLock, IsFreeAgainWhenReleased) {

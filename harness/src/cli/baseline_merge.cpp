@@ -6,7 +6,6 @@
 
 #include "cli/candidate_summary.h"
 #include "cli/commands.h"
-#include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/path_within.h"
 #include "judge/busy_runs.h"
@@ -30,7 +29,7 @@ int merge_main(const MergeFlags& flags) {
     parts.push_back({file, std::move(candidate)});
   }
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
-  Candidate merged = merge_candidates(parts, utc_now_iso8601());
+  Candidate merged = merge_candidates(parts);
   // Pooled, the runs may disagree past what a baseline that still catches a 2x slowdown allows
   // (one part measured while the machine was busy): refused as propose refuses such runs.
   std::string too_wide;
@@ -41,6 +40,7 @@ int merge_main(const MergeFlags& flags) {
     throw Error("refusing to merge: pooled, these cases' runs disagree as on a busy machine:\n" + too_wide +
                 "nothing written; propose the busy period's part again when the machine is quiet");
   merged.digest = content_digest(merged);
+  std::fputs(case_allowances(merged, thresholds).c_str(), stdout);
   write_file_atomically(flags.out, to_yaml(merged));
   std::printf("candidate: %s (%zu runs from %zu candidates)\n", flags.out.c_str(), merged.run_ids.size(),
               parts.size());

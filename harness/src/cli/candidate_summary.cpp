@@ -25,6 +25,19 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
          " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
 }
 
+std::string case_allowances(const Candidate& candidate, const ThresholdSet& thresholds) {
+  std::string out;
+  for (const CandidateCase& c : candidate.cases) {
+    const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()),
+                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
+    out += "  " + c.id + ": " +
+           (noise ? "catches >= " + resolution_text(noise->allowance.pct, noise->allowance.source)
+                  : std::string("no latency_ns runs: not judged on latency")) +
+           (c.bound.empty() ? "" : ", bound " + c.bound) + "\n";
+  }
+  return "allowances once approved (each case's resolution):\n" + out;
+}
+
 std::string review_hints(const std::string& binary_name, const fs::path& file) {
   return "review:  " + binary_name + " baseline diff " + file.string() + " --markdown\n" +
          "approve: " + binary_name + " baseline approve " + file.string() + " --by NAME --reason TEXT\n";

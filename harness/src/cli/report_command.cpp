@@ -61,6 +61,11 @@ int fleet_report_main(const ReportFlags& flags) {
                   " takes one run; with several results only --markdown and --html");
   std::vector<RunResult> runs;
   for (const auto& path : flags.results) runs.push_back(read_results_or_gbench(path));
+  if (!flags.html.empty()) {
+    std::size_t cases = 0;
+    for (const RunResult& run : runs) cases += run.cases.size();
+    check_html_size(cases, "report --html of " + std::to_string(runs.size()) + " results");
+  }
   const FleetView view = make_fleet_view(std::move(runs));
   if (flags.markdown.empty() && flags.html.empty()) std::fputs(render_fleet_markdown(view).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_fleet_markdown(view));
@@ -74,6 +79,7 @@ int report_main(const ReportFlags& flags) {
   if (flags.results.size() > 1) return fleet_report_main(flags);
   if (flags.append_history && flags.history_dir.empty()) throw Error("--append-history needs --history DIR");
   const RunResult run = read_results_or_gbench(flags.results.front());
+  if (!flags.html.empty()) check_html_size(run.cases.size(), flags.results.front());
   if (flags.append_history) {
     const int lines = append_history(flags.history_dir, run);
     std::fprintf(

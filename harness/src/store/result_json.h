@@ -1,6 +1,7 @@
 #pragma once
 // The results JSON of a run (schema documented in the README): what `--json FILE` writes and
 // what `compare`, `report` and `notify` read.
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,7 +23,12 @@ RunResult run_from_json(const nlohmann::json& json);
 RunResult read_results(const std::filesystem::path& file);
 // A results file already parsed into `document` (read_json_file); errors name `file`.
 RunResult read_results(const std::filesystem::path& file, const nlohmann::json& document);
-// The JSON document in `file`; throws Error naming the file when it cannot be read or is not JSON.
+// Far above a real run's results (the 669 cases of the suite at 200 samples a metric: about 30 MB)
+// and low enough that parsing one stays under about 2 GB: a 1e6-case file (1.3 GB) took 8.9 GB.
+constexpr std::uintmax_t kMaxResultsFileBytes = std::uintmax_t{256} << 20;
+
+// The JSON document in `file`; throws Error naming the file when it cannot be read, is larger than
+// kMaxResultsFileBytes (checked before a byte is parsed) or is not JSON.
 nlohmann::json read_json_file(const std::filesystem::path& file);
 // Writes atomically (temporary file, then rename).
 void write_results(const std::filesystem::path& file, const RunResult& run);
