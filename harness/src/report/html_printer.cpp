@@ -123,8 +123,8 @@ std::string breakdown_section(const RunResult& run) {
 void check_html_size(std::size_t cases, const std::string& what) {
   if (cases > kMaxHtmlCases)
     throw Error(fmt::format(
-        "{}: {} cases, more than the {} an HTML page draws (a page of them would be hundreds of MB that no "
-        "browser scrolls); nothing written: report them with --markdown or --junit, or split the run",
+        "{}: {} cases, more than the {} an HTML page draws (about 3 KB a case: 1e5 cases made a 283 MB page "
+        "that no browser scrolls); nothing written: report them with --markdown or --junit, or split the run",
         what, cases, kMaxHtmlCases));
 }
 
