@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "perfgate/error.h"
 
@@ -24,29 +23,43 @@ constexpr std::size_t kMaxJsonLineBytes = std::size_t{1} << 20;
 // `visit` takes the value, or the value and its line number.
 template <typename Visit>
 void for_each_json_line(std::istream& in, const std::string& file, const std::string& what, Visit visit) {
-  std::vector<char> buffer(kMaxJsonLineBytes + 2);
-  for (int number = 1;; ++number) {
-    in.getline(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::size_t length = static_cast<std::size_t>(in.gcount());
-    if (in.fail() && !in.eof() && length + 1 >= buffer.size())  // the line did not fit
+  std::string line;
+  char chunk[4096];
+  bool at_end = false;
+  for (int number = 1; !at_end; ++number) {
+    line.clear();
+    for (;;) {  // one line, a chunk at a time: a hostile line costs at most the limit
+      in.getline(chunk, sizeof chunk);
+      const auto got = static_cast<std::size_t>(in.gcount());
+      if (in.fail() && !in.eof() && !in.bad() && got == sizeof chunk - 1) {  // the chunk filled mid-line
+        line.append(chunk, got);
+        in.clear();
+        if (line.size() > kMaxJsonLineBytes)
+          throw located_error(file, number, "",
+                              "a " + what + " longer than " + std::to_string(kMaxJsonLineBytes >> 20) +
+                                  " MiB; no entry is that long: remove or repair the line");
+        continue;
+      }
+      const bool ended_by_newline = !in.fail() && !in.eof();
+      line.append(chunk, ended_by_newline ? got - 1 : got);
+      at_end = !ended_by_newline;
+      break;
+    }
+    if (line.size() > kMaxJsonLineBytes)
       throw located_error(file, number, "",
                           "a " + what + " longer than " + std::to_string(kMaxJsonLineBytes >> 20) +
                               " MiB; no entry is that long: remove or repair the line");
-    if (length == 0 && !in) break;  // the end of the stream
-    const std::string line(buffer.data(), length - (in.eof() ? 0 : 1));
-    if (line.find_first_not_of(" \t\r") != std::string::npos) {
-      try {
-        if constexpr (std::is_invocable_v<Visit, const nlohmann::json&, int>)
-          visit(nlohmann::json::parse(line), number);
-        else
-          visit(nlohmann::json::parse(line));
-      } catch (const nlohmann::json::exception& e) {
-        throw located_error(file, number, "", "not a " + what + ": " + e.what());
-      } catch (const Error& e) {
-        throw located_error(file, number, "", e.what());
-      }
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      if constexpr (std::is_invocable_v<Visit, const nlohmann::json&, int>)
+        visit(nlohmann::json::parse(line), number);
+      else
+        visit(nlohmann::json::parse(line));
+    } catch (const nlohmann::json::exception& e) {
+      throw located_error(file, number, "", "not a " + what + ": " + e.what());
+    } catch (const Error& e) {
+      throw located_error(file, number, "", e.what());
     }
-    if (!in) break;
   }
 }
 
