@@ -2,7 +2,9 @@
 # ci/history.sh PERFGATE RESULTS.json...: keeps every gated main-branch run in the git branch
 # $PERFGATE_HISTORY_BRANCH (default perfgate-history) of this repository, one JSON Lines file per
 # machine id, then gates on it: `perfgate history --changes --gate --notify`. Exit code: the
-# gate's (0 pass, 1 a new regression change point or drift, 2 bad input).
+# gate's (0 pass, 1 a new regression change point or drift, 2 bad input or an alert the receiver
+# refused, 3 the gate passes but an alert waits undelivered). An alert that could not be delivered
+# is not written to ALERTED.log, so the next run of this script sends it again.
 #
 # Why a branch and not the CI cache (docs/history.md, "In CI"): a cache is evicted (GitHub
 # drops caches unused for 7 days and trims past 10 GB; GitLab's is per runner unless shared), is

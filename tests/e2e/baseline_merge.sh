@@ -36,9 +36,9 @@ expect 2 "digest" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/edit
 expect 2 "files" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES"
 # One candidate twice, or beside a merge holding it: its runs would count twice (once accepted,
 # "4 runs from 2 candidates" of 2 runs).
-expect 2 "both hold run" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/morning.yaml" --out "$WORK/no.yaml" \
+expect 2 "is in both" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/morning.yaml" --out "$WORK/no.yaml" \
   --baselines "$BASELINES"
-expect 2 "both hold run" -- "$PERFGATE" baseline merge "$WORK/day.yaml" "$WORK/evening.yaml" --out "$WORK/no.yaml" \
+expect 2 "is in both" -- "$PERFGATE" baseline merge "$WORK/day.yaml" "$WORK/evening.yaml" --out "$WORK/no.yaml" \
   --baselines "$BASELINES"
 expect 2 "inside the baselines folder" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/evening.yaml" \
   --out "$BASELINES/$MACHINE/x.yaml" --baselines "$BASELINES"

@@ -18,12 +18,13 @@ std::vector<NamedCandidate> two_periods() {
   Candidate later = candidate_of({"copy/cpu/n=1024", "triad/cpu/n=1024"}, 1008);
   later.measured_at = "2026-11-21T07:00:00Z";
   later.run_ids = {"r3", "r4"};
+  later.created_at = "2026-11-21T10:00:00Z";
   return {{"a.yaml", quiet}, {"b.yaml", later}};
 }
 
 std::string refusal(const std::vector<NamedCandidate>& parts) {
   try {
-    merge_candidates(parts, "2026-11-21T10:00:00Z");
+    merge_candidates(parts);
   } catch (const Error& e) {
     return e.what();
   }
@@ -32,10 +33,10 @@ std::string refusal(const std::vector<NamedCandidate>& parts) {
 
 TEST(StoreCandidateMerge, PoolsEveryRunOfEveryPartInOrder) {
   const auto parts = two_periods();
-  const Candidate merged = merge_candidates(parts, "2026-11-21T10:00:00Z");
+  const Candidate merged = merge_candidates(parts);
   EXPECT_EQ(merged.run_ids, (std::vector<std::string>{"r1", "r2", "r3", "r4"}));
   EXPECT_EQ(merged.measured_at, "2026-11-21T07:00:00Z");  // the earliest
-  EXPECT_EQ(merged.created_at, "2026-11-21T10:00:00Z");
+  EXPECT_EQ(merged.created_at, "2026-11-21T09:00:00Z");  // the oldest part's: its age stays
   EXPECT_EQ(merged.machine_id(), "cpu-test-2t");
   ASSERT_EQ(merged.cases.size(), 2u);
   const auto& runs = merged.cases[0].runs.at(metric::latency_ns);
@@ -48,7 +49,7 @@ TEST(StoreCandidateMerge, PoolsEveryRunOfEveryPartInOrder) {
 // The point of merging: the noise a check is judged against now spans both periods.
 TEST(StoreCandidateMerge, TheNoiseSpansBothPeriods) {
   const auto parts = two_periods();
-  const Candidate merged = merge_candidates(parts, "2026-11-21T10:00:00Z");
+  const Candidate merged = merge_candidates(parts);
   Thresholds t;
   t.metrics[metric::latency_ns].min_allowed_pct = 1;
   const auto alone = latency_noise(parts[0].candidate.cases[0].runs, t);
@@ -63,7 +64,7 @@ TEST(StoreCandidateMerge, AnyPartBoundByComputeOrLatencyKeepsTheWiderFloor) {
   auto parts = two_periods();
   parts[0].candidate.cases[1].bound = "memory";
   parts[1].candidate.cases[1].bound = "latency";
-  EXPECT_EQ(merge_candidates(parts, "t").cases[1].bound, "latency");
+  EXPECT_EQ(merge_candidates(parts).cases[1].bound, "latency");
 }
 
 TEST(StoreCandidateMerge, TheWaitingShareIsWeightedByRuns) {
@@ -71,7 +72,7 @@ TEST(StoreCandidateMerge, TheWaitingShareIsWeightedByRuns) {
   parts[0].candidate.cases[0].cpu_wait_share = 0.1;
   parts[1].candidate.run_ids = {"r3", "r4", "r5", "r6"};
   parts[1].candidate.cases[0].cpu_wait_share = 0.4;
-  EXPECT_DOUBLE_EQ(merge_candidates(parts, "t").cases[0].cpu_wait_share, 0.3);
+  EXPECT_DOUBLE_EQ(merge_candidates(parts).cases[0].cpu_wait_share, 0.3);
 }
 
 TEST(StoreCandidateMerge, RefusesWhatIsNotOneMachinesSameCode) {
@@ -109,6 +110,16 @@ TEST(StoreCandidateMerge, RefusesWhatIsNotOneMachinesSameCode) {
   resident[1].candidate.cases[0].fits_in_cache = false;
   EXPECT_NE(refusal(resident).find("unknown in one and not in cache in the other"), std::string::npos)
       << refusal(resident);
+}
+
+// One run counted twice narrows the allowance: one candidate given twice, or one run in two parts.
+TEST(StoreCandidateMerge, RefusesARunGivenTwice) {
+  auto twice = two_periods();
+  twice[1] = twice[0];
+  EXPECT_NE(refusal(twice).find("run r1 is in both a.yaml and a.yaml (twice)"), std::string::npos) << refusal(twice);
+  auto shared = two_periods();
+  shared[1].candidate.run_ids = {"r3", "r2"};
+  EXPECT_NE(refusal(shared).find("run r2 is in both a.yaml and b.yaml"), std::string::npos) << refusal(shared);
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ inline Fingerprint test_fingerprint(const std::string& machine_id = "cpu-test-2t
 
 // Samples that %.6g or %.15g would not keep exactly.
 inline std::vector<double> awkward_samples(double scale) {
-  return {scale / 3, scale * 0.1, std::nextafter(scale, 2 * scale), 1e-300 * scale,
+  return {scale / 3, scale * 0.1, std::nextafter(scale, 2 * scale), std::nextafter(scale / 7, 0.0),
           scale * 1234567.891011121314};
 }
 

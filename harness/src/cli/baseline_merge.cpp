@@ -7,7 +7,6 @@
 
 #include "cli/candidate_summary.h"
 #include "cli/commands.h"
-#include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/path_within.h"
 #include "judge/busy_runs.h"
@@ -28,18 +27,10 @@ int merge_main(const MergeFlags& flags) {
       throw Error("--out " + flags.out + " is one of the candidates to merge; name a new file");
     Candidate candidate = read_candidate(file);
     verify_digest(candidate, file);
-    // One run pooled twice (a candidate given twice, or merged with a merge of itself) would count
-    // as two runs agreeing, narrowing the noise the baseline allows.
-    for (const NamedCandidate& earlier : parts)
-      for (const std::string& run : candidate.run_ids)
-        if (std::find(earlier.candidate.run_ids.begin(), earlier.candidate.run_ids.end(), run) !=
-            earlier.candidate.run_ids.end())
-          throw Error("refusing to merge: " + earlier.file + " and " + file + " both hold run " + run +
-                      "; a run pooled twice would count as two");
     parts.push_back({file, std::move(candidate)});
   }
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
-  Candidate merged = merge_candidates(parts, utc_now_iso8601());
+  Candidate merged = merge_candidates(parts);
   // Pooled, the runs may disagree past what a baseline that still catches a 2x slowdown allows
   // (one part measured while the machine was busy): refused as propose refuses such runs.
   std::string too_wide;
@@ -50,6 +41,7 @@ int merge_main(const MergeFlags& flags) {
     throw Error("refusing to merge: pooled, these cases' runs disagree as on a busy machine:\n" + too_wide +
                 "nothing written; propose the busy period's part again when the machine is quiet");
   merged.digest = content_digest(merged);
+  std::fputs(case_allowances(merged, thresholds).c_str(), stdout);
   write_file_atomically(flags.out, to_yaml(merged));
   std::printf("candidate: %s (%zu runs from %zu candidates)\n", flags.out.c_str(), merged.run_ids.size(),
               parts.size());

@@ -193,6 +193,7 @@ int propose_main(const ProposeFlags& flags) {
   }();
   const fs::path out =
       flags.out.empty() ? fs::path("candidate-" + candidate.machine_id() + ".yaml") : fs::path(flags.out);
+  std::fputs(case_allowances(candidate, thresholds).c_str(), stdout);
   write_file_atomically(out, to_yaml(candidate));
   std::printf("candidate: %s\n", out.string().c_str());
   std::fflush(stdout);

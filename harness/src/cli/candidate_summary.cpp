@@ -1,6 +1,9 @@
 #include "cli/candidate_summary.h"
 
+#include <algorithm>
+
 #include "core/resolution.h"
+#include "judge/judge_case.h"
 #include "judge/verdict.h"
 #include "report/next_steps.h"
 
@@ -24,6 +27,34 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
   if (count == 0) return "";
   return "unstable: " + std::to_string(count) + " case" + (count > 1 ? "s" : "") +
          " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
+}
+
+std::string case_allowances(const Candidate& candidate, const ThresholdSet& thresholds) {
+  std::string out;
+  // A candidate of several GPUs judges each against its own runs (judge/judge_case.h): one
+  // figure per GPU, in the order they were measured.
+  std::vector<std::string> devices;
+  for (const auto& uuid : candidate.run_devices)
+    if (std::find(devices.begin(), devices.end(), uuid) == devices.end()) devices.push_back(uuid);
+  if (devices.empty()) devices.push_back(candidate.fingerprint.device_uuid);
+  for (const CandidateCase& c : candidate.cases) {
+    BaselineCase pooled;
+    pooled.runs = c.runs;
+    pooled.run_devices = candidate.run_devices;
+    pooled.fingerprint = candidate.fingerprint;
+    std::string figures;
+    for (const auto& uuid : devices) {
+      const auto noise = latency_noise(runs_of_device(pooled, uuid).runs,
+                                       thresholds.resolve(c.id, candidate.machine_id()),
+                                       {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
+      figures += (figures.empty() ? "" : " / ") +
+                 (noise ? resolution_text(noise->allowance.pct, noise->allowance.source) : std::string("-"));
+    }
+    out += "  " + c.id + ": " +
+           (figures == "-" ? std::string("no latency_ns runs: not judged on latency") : "catches >= " + figures) +
+           (devices.size() > 1 ? " (per GPU)" : "") + (c.bound.empty() ? "" : ", bound " + c.bound) + "\n";
+  }
+  return "allowances once approved (each case's resolution):\n" + out;
 }
 
 std::string review_hints(const HintPlace& place, const fs::path& file) {

@@ -12,6 +12,12 @@ namespace perfgate {
 // judged with, under an "unstable:" heading; "" when none.
 std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thresholds);
 
+// Every case with the allowance its runs give it once approved (its resolution: the smallest
+// regression a check catches, and what set it: noise, min_change, a floor), under a heading, so a
+// proposal measured while the machine was slowed (a case read as latency-bound gets its 50% floor)
+// is seen before the candidate is written.
+std::string case_allowances(const Candidate& candidate, const ThresholdSet& thresholds);
+
 // Where the proposing command was pointed, for the commands it prints to run as printed.
 struct HintPlace {
   std::string program;        // argv[0] as typed: "build/my_perfgate"

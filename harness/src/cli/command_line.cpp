@@ -207,9 +207,15 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
   diff->callback([diff_flags, &context] { context.exit_code = diff_main(*diff_flags); });
 }
 
+// A name or reason written into a JSON Lines log or a YAML file: UTF-8 only.
+const CLI::Validator& utf8_text() {
+  static const CLI::Validator utf8([](std::string& text) { return utf8_problem(text); }, "UTF-8");
+  return utf8;
+}
+
 // --by, --reason, --yes, --baselines, --lock-timeout: who changes baselines/, and how.
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
-  static const CLI::Validator utf8([](std::string& text) { return utf8_problem(text); }, "UTF-8");
+  const CLI::Validator& utf8 = utf8_text();
   flags.baselines_dir = context.baselines_dir();
   command
       .add_option("--by", flags.by,
@@ -342,15 +348,22 @@ void add_history_command(CLI::App& app, Context& context) {
       ->capture_default_str();
   history->footer(
       "Exit codes: 0 no gate failure (or no --gate); 1 --gate found an open regression change point or "
-      "drift; 2 bad input. See docs/history.md.");
+      "drift; 2 bad input, or --notify's alert refused by the receiver; 3 --notify's alert only queued in the "
+      "outbox (the next --notify sends it). See docs/history.md.");
 
   auto ack_flags = std::make_shared<AckFlags>();
   CLI::App* ack = history->add_subcommand(
       "ack", "Accept a change point or drift: logged beside the history, never gated or alerted again");
   ack->add_option("ID", ack_flags->id, "cp-... or drift-... (perfgate history --changes)")->required();
-  ack->add_option("--by", ack_flags->by, "Who accepts it")->required();
-  ack->add_option("--reason", ack_flags->reason, "Why the change is wanted")->required();
-  ack->add_option("--history", ack_flags->history_dir, "History folder")->required();
+  ack_flags->thresholds_dir = context.thresholds_dir();
+  ack_flags->baselines_dir = context.baselines_dir();
+  ack->add_option("--by", ack_flags->by, "Who accepts it")->required()->check(utf8_text());
+  ack->add_option("--reason", ack_flags->reason, "Why the change is wanted")->required()->check(utf8_text());
+  ack->add_option("--history", ack_flags->history_dir, "History folder (it must hold the id)")->required();
+  ack->add_option("--thresholds", ack_flags->thresholds_dir, "Thresholds folder, as for --changes")
+      ->capture_default_str();
+  ack->add_option("--baselines", ack_flags->baselines_dir, "Approved baselines, as for --changes")
+      ->capture_default_str();
   ack->callback([ack_flags, &context] { context.exit_code = ack_main(*ack_flags); });
 
   history->callback([flags, history, ack, &context] {

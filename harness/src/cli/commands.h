@@ -133,6 +133,7 @@ int history_main(const HistoryFlags& flags);
 
 struct AckFlags {
   std::string id, by, reason, history_dir;
+  std::string thresholds_dir, baselines_dir;  // to find the id among the history's changes
 };
 int ack_main(const AckFlags& flags);
 

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -46,32 +48,51 @@ std::vector<HistoryPoint> selected_points(const HistoryFlags& flags) {
   return points;
 }
 
-// One alert per open regression change point not alerted before; each goes into ALERTED.log once
-// the sender holds it (delivered, or in the outbox for the next call).
-void send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& histories) {
+// Exit codes of `perfgate history --notify`, as `perfgate notify`'s (docs/webhooks.md).
+constexpr int kAlertsDelivered = 0;  // delivered, or nothing to send
+constexpr int kAlertRejected = 2;    // the receiver refused an alert (4xx)
+constexpr int kAlertQueued = 3;      // kept in the outbox, not delivered: a later --notify sends it
+
+// One alert per open regression change point not alerted before. A change point goes into
+// ALERTED.log once its alert is delivered, never when it only waits in the outbox: in CI the
+// outbox goes with the job's container while the log is committed with the history, so a later
+// run must still see it as not alerted and send it again. Returns the exit code above.
+int send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& histories) {
   const Environment env = process_environment();
   const WebhookConfig config = load_webhook_config(env, say);
   if (!config.url) {
     say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
-    return;
+    return kAlertsDelivered;
   }
   const auto alerted = read_alerted(flags.history_dir);
   WebhookSender sender(config, {}, {.log = say});
-  int sent = 0;
+  int sent = 0, queued = 0, rejected = 0;
   for (const CaseHistory& h : histories)
     for (const HistoryChange* c : h.open_regressions()) {
       if (alerted.count(c->id)) continue;
       const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::system_clock::now().time_since_epoch())
                               .count();
-      const SendReport report =
-          sender.send(make_change_point_alert(h, *c, ci_context(env), config.format, now_ms));
-      append_alerted(flags.history_dir, c->id, utc_now_iso8601());
+      const Alert alert = make_change_point_alert(h, *c, ci_context(env), config.format, now_ms);
+      const SendReport report = sender.send(alert);
+      const bool delivered =
+          std::find(report.delivered_ids.begin(), report.delivered_ids.end(), alert.id) != report.delivered_ids.end();
+      if (delivered) append_alerted(flags.history_dir, c->id, utc_now_iso8601());
+      queued += report.queued;
+      rejected += report.rejected;
       ++sent;
-      say(fmt::format("alert for {} ({}): {} delivered, {} queued, {} rejected", c->id, h.case_id,
+      say(fmt::format("alert for {} ({}): {}; this call: {} delivered, {} queued, {} rejected", c->id, h.case_id,
+                      delivered ? "delivered" : "not delivered, sent again by the next --notify",
                       report.delivered, report.queued, report.rejected));
     }
   if (sent == 0) say("no new regression change point to alert about");
+  if (rejected > 0) return kAlertRejected;
+  if (queued > 0) {
+    say(fmt::format("{} alert(s) wait in {}; a later `perfgate history --notify` sends them",
+                    queued, config.outbox.string()));
+    return kAlertQueued;
+  }
+  return kAlertsDelivered;
 }
 
 }  // namespace
@@ -105,19 +126,37 @@ int history_main(const HistoryFlags& flags) {
     std::cout << changes_json(histories).dump(2) << "\n";
   else if (flags.changes)
     std::fputs(render_changes_table(histories).c_str(), stdout);
-  if (flags.notify) send_alerts(flags, histories);
-  if (!flags.gate) return 0;
+  const int alerts = flags.notify ? send_alerts(flags, histories) : kAlertsDelivered;
+  // A refused alert is bad input, before the gate's verdict; an alert only queued after it.
+  if (alerts == kAlertRejected) return alerts;
+  if (!flags.gate) return alerts;
 
   const HistoryGateVerdict verdict = judge_history_gate(
       histories, fmt::format("{} history ack ID --by NAME --reason TEXT --history {}", shell_word(flags.program),
                              shell_word(flags.history_dir)));
   for (const std::string& line : verdict.lines) say(line);
-  return verdict.passes() ? kGatePasses : kGateFails;
+  if (!verdict.passes()) return kGateFails;
+  return alerts == kAlertQueued ? alerts : kGatePasses;
 }
 
 int ack_main(const AckFlags& flags) {
   if (flags.id.rfind("cp-", 0) != 0 && flags.id.rfind("drift-", 0) != 0)
     throw Error("history ack: " + flags.id + " is not a change point or drift id (cp-... or drift-...)");
+  if (!std::filesystem::is_directory(flags.history_dir))
+    throw Error("history ack: --history " + flags.history_dir + " is not a folder; nothing acknowledged");
+  // Only an id the history holds: a mistyped one would be logged and accept nothing.
+  std::optional<BaselineStore> baselines;
+  if (std::filesystem::is_directory(flags.baselines_dir)) baselines.emplace(flags.baselines_dir);
+  bool known = false;
+  for (const CaseHistory& h : analyse_history(read_all_history(flags.history_dir),
+                                              ThresholdSet::load(flags.thresholds_dir),
+                                              baselines ? &*baselines : nullptr, {})) {
+    known = known || h.drift_id == flags.id;
+    for (const HistoryChange& c : h.changes) known = known || c.id == flags.id;
+  }
+  if (!known)
+    throw Error("history ack: " + flags.id + " is no change point or drift of the history in " + flags.history_dir +
+                " (`perfgate history --changes --history " + flags.history_dir + "` lists them); nothing acknowledged");
   append_acknowledgement(flags.history_dir, {flags.id, flags.by, flags.reason, utc_now_iso8601()});
   std::printf("acknowledged %s by %s: %s (%s)\n", flags.id.c_str(), flags.by.c_str(), flags.reason.c_str(),
               acknowledgements_file(flags.history_dir).c_str());

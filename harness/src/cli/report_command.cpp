@@ -65,6 +65,11 @@ int fleet_report_main(const ReportFlags& flags) {
   // Every file counts: one column per device, files of one device merged (core/device_runs.h).
   std::vector<ResultsFile> files;
   for (const auto& path : flags.results) files.push_back({path, read_results_or_gbench(path)});
+  if (!flags.html.empty()) {
+    std::size_t cases = 0;
+    for (const ResultsFile& file : files) cases += file.run.cases.size();
+    check_html_size(cases, "report --html of " + std::to_string(files.size()) + " results");
+  }
   const FleetView view = make_fleet_view(runs_per_device(std::move(files)));
   if (flags.markdown.empty() && flags.html.empty()) std::fputs(render_fleet_markdown(view).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_fleet_markdown(view));
@@ -78,6 +83,7 @@ int report_main(const ReportFlags& flags) {
   if (flags.results.size() > 1) return fleet_report_main(flags);
   if (flags.append_history && flags.history_dir.empty()) throw Error("--append-history needs --history DIR");
   const RunResult run = read_results_or_gbench(flags.results.front());
+  if (!flags.html.empty()) check_html_size(run.cases.size(), flags.results.front());
   if (flags.append_history) {
     const int lines = append_history(flags.history_dir, run);
     std::fprintf(

@@ -137,6 +137,9 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
     for (const auto& spec : cases) kernels.insert(spec.kernel->name());
     for (const auto& kernel : kernels) baselines.load(device.fingerprint().machine_id, kernel);
   }
+  // So is an --events file that cannot be appended to (a symbolic link is refused).
+  std::optional<EventStream> events;
+  if (!flags.events_file.empty()) events.emplace(flags.events_file);
   const DevicePeaks measured = device_peaks(device, flags.common.cache_path());
   // Once, on stderr (a check's stdout is what ctest reads): `% peak` rests on provisional ceilings.
   if (!measured.busy_why.empty())
@@ -152,8 +155,6 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   });
   Gate gate(source, flags.common.input_seed());
   Progress progress(!flags.common.quiet && !check_output);
-  std::optional<EventStream> events;
-  if (!flags.events_file.empty()) events.emplace(flags.events_file);
   for (std::size_t i = 0; i < cases.size(); ++i) {
     progress.show(i, cases.size(), cases[i].id);
     run.cases.push_back(gate.run(cases[i]));

@@ -1,12 +1,14 @@
 #include "core/file_lock.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -16,18 +18,24 @@
 namespace perfgate {
 namespace {
 
-// What the current holder wrote into the lock file: "pid 1234".
-std::string holder(int fd) {
+// What the current holder wrote into the lock file ("pid 1234"), when that process still runs: a
+// lock taken by something that wrote no id (flock(1)) must not name an earlier holder long gone.
+std::string holder_pid(int fd) {
   char text[64] = {};
   ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
   std::string s = n > 0 ? std::string(text, static_cast<std::size_t>(n)) : "";
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  if (s.rfind("pid ", 0) != 0) return "";
+  const long pid = std::strtol(s.c_str() + 4, nullptr, 10);
+  if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) return "";
   return s;
 }
 
 }  // namespace
 
-FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout) : file_(file) {
+FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout,
+                   const std::string& holder)
+    : file_(file) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -41,11 +49,11 @@ FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds 
         throw Error(file.string() + ": cannot lock: " + std::strerror(error));
       }
       if (std::chrono::steady_clock::now() >= deadline) {
-        const std::string who = holder(fd_);
+        const std::string who = holder_pid(fd_);
         ::close(fd_);
         char waited[32];
         std::snprintf(waited, sizeof waited, "%.3g s", static_cast<double>(timeout.count()) / 1000.0);
-        throw Error(file.string() + ": locked by another baseline update" +
+        throw Error(file.string() + ": locked by another " + holder +
                     (who.empty() ? "" : " (" + who + ")") + " for longer than " + waited +
                     "; try again when it is done");
       }
@@ -71,6 +79,7 @@ FileLock::~FileLock() {
   // Removed while still held, so that no lock file is left in a folder a person commits (a
   // consumer's baselines/); one left by a holder that was killed goes with the next holder.
   ::unlink(file_.c_str());
+  [[maybe_unused]] int cleared = ::ftruncate(fd_, 0);  // for a waiter that opened it before the unlink
   ::close(fd_);  // closing the last descriptor releases the flock
 }
 

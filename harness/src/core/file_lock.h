@@ -5,14 +5,18 @@
 // so none is left behind.
 #include <chrono>
 #include <filesystem>
+#include <string>
 
 namespace perfgate {
 
 class FileLock {
  public:
   // Creates `file` when missing, then waits up to `timeout` for the lock; throws Error naming
-  // the file (and the process that holds it, when it wrote its id) when the wait runs out.
-  FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout);
+  // the file, `holder` (what holds such a lock: "baseline update", "reader or writer of this
+  // history") and the process that holds it, when it wrote its id and still runs, when the wait
+  // runs out. The id is cleared on release.
+  FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout,
+           const std::string& holder = "baseline update");
   ~FileLock();
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;

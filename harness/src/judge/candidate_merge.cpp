@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "judge/thresholds.h"
@@ -49,11 +50,19 @@ std::vector<std::string> devices_of_runs(const Candidate& c) {
 
 }  // namespace
 
-Candidate merge_candidates(const std::vector<NamedCandidate>& parts, const std::string& created_at) {
+Candidate merge_candidates(const std::vector<NamedCandidate>& parts) {
   if (parts.size() < 2) throw Error("refusing to merge: give two or more candidate files");
+  std::map<std::string, std::string> file_of_run;  // run id -> the part that holds it
+  for (const NamedCandidate& part : parts)
+    for (const std::string& run : part.candidate.run_ids)
+      if (const auto [at, fresh] = file_of_run.try_emplace(run, part.file); !fresh)
+        throw Error("refusing to merge: run " + run + " is in both " + at->second + " and " + part.file +
+                    (at->second == part.file ? " (twice)" : "") +
+                    "; a run counted twice narrows the allowance: give each candidate once");
   const NamedCandidate& first = parts.front();
   Candidate merged = first.candidate;
-  merged.created_at = created_at;
+  for (const NamedCandidate& part : parts)
+    merged.created_at = std::min(merged.created_at, part.candidate.created_at);
   merged.digest.clear();
   // The share of time each case's threads waited, over every run: each part's weighted by its runs.
   std::vector<double> waited(merged.cases.size());

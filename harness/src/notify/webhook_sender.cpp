@@ -77,6 +77,7 @@ SendReport WebhookSender::send(const std::optional<Alert>& alert) {
       case DeliveryStatus::delivered:
         outbox.remove(queued.id);
         ++report.delivered;
+        report.delivered_ids.push_back(queued.id);
         hooks_.log(fmt::format("delivered alert {} (run {}) to {}: HTTP {}", queued.id, queued.run_id,
                                url.host(), result.http_status));
         break;

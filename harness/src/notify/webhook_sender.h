@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "notify/alert.h"
 #include "notify/config.h"
@@ -21,6 +22,7 @@ struct SendReport {
   int rejected = 0;  // refused by the receiver, kept in the outbox's rejected/ folder
   int queued = 0;    // still in the outbox, sent by the next call
   int dropped = 0;   // removed by the outbox bounds
+  std::vector<std::string> delivered_ids;  // the alerts delivered, this call's and the outbox's
 };
 
 struct SenderSettings {

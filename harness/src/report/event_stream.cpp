@@ -1,5 +1,11 @@
 #include "report/event_stream.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "perfgate/error.h"
@@ -61,13 +67,33 @@ std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, con
 
 }  // namespace
 
-EventStream::EventStream(const std::filesystem::path& file) : file_(file), out_(file, std::ios::app) {
-  if (!out_) throw Error("cannot open the event stream " + file.string() + " for appending");
+EventStream::EventStream(const std::filesystem::path& file) : file_(file) {
+  fd_ = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd_ < 0 && errno == ELOOP)
+    throw Error("--events " + file.string() +
+                " is a symbolic link; perfgate appends only to the file itself (a link could point at any "
+                "file): name the file, or remove the link");
+  if (fd_ < 0) throw Error("cannot open the event stream " + file.string() + ": " + std::strerror(errno));
+}
+
+EventStream::~EventStream() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void EventStream::append(const std::string& line) {
+  // One write per line with O_APPEND: the checks sharing a stream never interleave inside a line.
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error("cannot write the event stream " + file_.string() + ": " + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
 }
 
 void EventStream::write_case(const RunResult& run, const CaseResult& result, const DeviceLimits& limits) {
   if (result.verdict != Verdict::error && result.verdict != Verdict::skipped)
-    for (const json& e : dispatch_events(run, result, limits)) out_ << e.dump() << '\n';
+    for (const json& e : dispatch_events(run, result, limits)) append(e.dump() + '\n');
   json e = common(run, result, "case");
   e["verdict"] = to_string(result.verdict);
   e["measurements"] = result.measurements;
@@ -75,9 +101,7 @@ void EventStream::write_case(const RunResult& run, const CaseResult& result, con
   for (const auto& [name, metric] : result.metrics) medians[name] = metric.summary.median;
   e["medians"] = medians;
   if (!result.message.empty()) e["message"] = result.message;
-  out_ << e.dump() << '\n';
-  out_.flush();  // readers follow the file while the run goes on
-  if (!out_) throw Error("cannot write the event stream " + file_.string());
+  append(e.dump() + '\n');  // unbuffered: readers follow the file while the run goes on
 }
 
 }  // namespace perfgate

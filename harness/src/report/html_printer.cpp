@@ -7,6 +7,7 @@
 
 #include "core/resolution.h"
 #include "core/units.h"
+#include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
 #include "report/breakdown.h"
@@ -119,7 +120,16 @@ std::string breakdown_section(const RunResult& run) {
 
 }  // namespace
 
+void check_html_size(std::size_t cases, const std::string& what) {
+  if (cases > kMaxHtmlCases)
+    throw Error(fmt::format(
+        "{}: {} cases, more than the {} an HTML page draws (about 3 KB a case: 1e5 cases made a 283 MB page "
+        "that no browser scrolls); nothing written: report them with --markdown or --junit, or split the run",
+        what, cases, kMaxHtmlCases));
+}
+
 std::string render_html(const RunResult& run, const HtmlInputs& inputs) {
+  check_html_size(run.cases.size(), "report --html of run " + run.run_id);
   const std::string roofline = html::roofline_section(run);
   const std::string distributions = html::distribution_section(run, inputs.baseline, inputs.baseline_from);
   const std::string sweeps = html::sweep_section(run);

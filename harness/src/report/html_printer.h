@@ -3,6 +3,7 @@
 // and machine, the verdict table worst first, a roofline plot, per-case distributions of
 // baseline and current samples, sweep plots, history trends and the breakdown of
 // multi-stage cases.
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,15 @@ struct HtmlInputs {
   std::vector<CaseHistory> history_changes;
 };
 
+// The most cases one page draws: about 15 MB of HTML and SVG, what a browser still opens and a
+// person can scroll (1e5 cases made a 283 MB page). docs/reports.md says so.
+constexpr std::size_t kMaxHtmlCases = 5000;
+
+// Throws Error when `cases` cases are more than a page draws: called before anything is rendered
+// (or appended to a history), so a report too large to draw says so at once.
+void check_html_size(std::size_t cases, const std::string& what);
+
+// Throws as check_html_size for a run of too many cases.
 std::string render_html(const RunResult& run, const HtmlInputs& inputs = {});
 
 }  // namespace perfgate

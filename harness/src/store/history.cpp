@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "core/file_lock.h"
 #include "perfgate/error.h"
 #include "store/json_lines.h"
+#include "store/sample_limits.h"
 
 namespace perfgate {
 namespace {
@@ -33,22 +35,68 @@ json to_json(const HistoryPoint& p) {
           {"driver", p.driver}};
 }
 
+// A string field that may be absent ("" then) but is text when given.
+std::string optional_text(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  if (!it->is_string()) throw Error(std::string(key) + ": expected text, got " + it->dump());
+  return it->get<std::string>();
+}
+
+std::string required_text(const json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_string() || it->get<std::string>().empty())
+    throw Error(std::string(key) + ": missing or not text; every entry names its " + key);
+  return it->get<std::string>();
+}
+
+// metric -> value, every value a number that `check` accepts.
+template <typename Check>
+std::map<std::string, double> numbers(const json& j, const char* key, bool required, Check check) {
+  std::map<std::string, double> values;
+  const auto it = j.find(key);
+  if (it == j.end() && !required) return values;
+  if (it == j.end() || !it->is_object()) throw Error(std::string(key) + ": missing or not a map of metric -> number");
+  for (const auto& [metric, value] : it->items()) {
+    if (!value.is_number())
+      throw Error(std::string(key) + "." + metric + ": " + value.dump() + " is not a number");
+    const double v = value.template get<double>();
+    if (auto why = check(metric, v)) throw Error(std::string(key) + "." + metric + ": " + *why);
+    values[metric] = v;
+  }
+  return values;
+}
+
+// One line, checked whole: a value no measurement gives, a missing run id or case, an unknown
+// verdict is an Error (the reader names the file and line), never a point silently left out.
 HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
+  if (!j.is_object()) throw Error("expected a JSON object");
   HistoryPoint p;
   p.machine_id = machine_id;
-  p.run_id = j.at("run_id");
-  p.started_at = j.value("started_at", "");
-  p.commit = j.value("commit", "");
-  p.branch = j.value("branch", "");
-  p.case_id = j.at("case");
-  p.verdict = verdict_from_string(j.at("verdict").get<std::string>());
-  p.medians = j.at("medians").get<std::map<std::string, double>>();
-  p.spreads = j.value("spreads", std::map<std::string, double>{});
-  p.device_uuid = j.value("device_uuid", "");
-  p.perfgate_version = j.value("perfgate_version", "");
-  p.source_hash = j.value("source_hash", "");
-  p.driver = j.value("driver", "");
+  p.run_id = required_text(j, "run_id");
+  p.started_at = optional_text(j, "started_at");
+  p.commit = optional_text(j, "commit");
+  p.branch = optional_text(j, "branch");
+  p.case_id = required_text(j, "case");
+  p.verdict = verdict_from_string(required_text(j, "verdict"));
+  p.medians = numbers(j, "medians", true,
+                      [](const std::string& metric, double v) { return implausible_value(metric, v, "median"); });
+  if (p.medians.empty()) throw Error("medians: no metric; an entry holds at least one median");
+  p.spreads = numbers(j, "spreads", false, [](const std::string& metric, double v) -> std::optional<std::string> {
+    if (std::isfinite(v) && v >= 0) return std::nullopt;
+    return metric + " spread " + std::to_string(v) + " is not a spread (expected a finite number, 0 or more)";
+  });
+  p.device_uuid = optional_text(j, "device_uuid");
+  p.perfgate_version = optional_text(j, "perfgate_version");
+  p.source_hash = optional_text(j, "source_hash");
+  p.driver = optional_text(j, "driver");
   return p;
+}
+
+std::vector<HistoryPoint> read_file_points(const std::filesystem::path& file, const std::string& machine_id) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  return parse_history(in, file.string(), machine_id);
 }
 
 // Entries whose case id passes `wanted`, from one machine's file or every file in the folder.
@@ -70,10 +118,10 @@ std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const 
     // Read under the writers' lock, so a run being appended is seen whole or not at all; a
     // folder this process cannot write to has no writer to wait for.
     std::optional<FileLock> lock;
-    if (::access(dir.c_str(), W_OK) == 0) lock.emplace(file.string() + ".lock", std::chrono::seconds(60));
-    for_each_json_line(file, "history entry", [&, &m = machine](const json& j) {
-      if (wanted(j.at("case").get<std::string>())) points.push_back(point_from_json(j, m));
-    });
+    if (::access(dir.c_str(), W_OK) == 0)
+      lock.emplace(file.string() + ".lock", std::chrono::seconds(60), "reader or writer of this history");
+    for (HistoryPoint& p : read_file_points(file, machine))
+      if (wanted(p.case_id)) points.push_back(std::move(p));
   }
   std::stable_sort(points.begin(), points.end(),
                    [](const HistoryPoint& a, const HistoryPoint& b) { return a.started_at < b.started_at; });
@@ -81,6 +129,22 @@ std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const 
 }
 
 }  // namespace
+
+// Each line checked (point_from_json), a run's case given twice refused naming both lines:
+// counted twice it would weigh double in the change points.
+std::vector<HistoryPoint> parse_history(std::istream& in, const std::string& file, const std::string& machine_id) {
+  std::vector<HistoryPoint> points;
+  std::map<std::pair<std::string, std::string>, int> line_of;  // (run id, case) -> line
+  for_each_json_line(in, file, "history entry", [&](const json& j, int number) {
+    HistoryPoint p = point_from_json(j, machine_id);
+    const auto [at, fresh] = line_of.try_emplace({p.run_id, p.case_id}, number);
+    if (!fresh)
+      throw Error("run " + p.run_id + " of " + p.case_id + " is already on line " + std::to_string(at->second) +
+                  "; a run appears once per case: remove one of the two lines");
+    points.push_back(std::move(p));
+  });
+  return points;
+}
 
 std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id) {
   // A machine id is a slug already; keep anything else out of the path.
@@ -92,19 +156,21 @@ std::filesystem::path history_file(const std::filesystem::path& dir, const std::
 
 namespace {
 
-// Throws when the file's last line has no newline: a writer died in the middle of it.
+// Throws when the file's last line has no newline: a writer died in the middle of it. Reads in
+// blocks, so a hostile line costs no more memory than a short one.
 void refuse_truncated(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return;
-  std::string line;
-  int number = 0;
-  bool ends_with_newline = true;
-  while (std::getline(in, line)) {
-    ++number;
-    ends_with_newline = !in.eof();
+  std::vector<char> block(1 << 16);
+  int lines = 0;
+  char last = '\n';
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
+    const auto n = static_cast<std::size_t>(in.gcount());
+    lines += static_cast<int>(std::count(block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n), '\n'));
+    last = block[n - 1];
   }
-  if (!ends_with_newline)
-    throw located_error(file.string(), number, "",
+  if (last != '\n')
+    throw located_error(file.string(), lines + 1, "",
                         "the last history entry was cut short (no end of line); repair or remove that line");
 }
 
@@ -117,11 +183,11 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
   if (ec) throw Error(dir.string() + ": cannot create the history folder: " + ec.message());
   // Held from reading the runs present to the end of the append: two processes appending the
   // same run keep one copy, and no reader of the lock sees half a run.
-  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60));
+  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "reader or writer of this history");
   refuse_truncated(file);
+  // Every line present is checked before one is added: a bad line is refused with nothing appended.
   std::set<std::string> runs_present;
-  for_each_json_line(file, "history entry",
-                     [&](const json& j) { runs_present.insert(j.value("run_id", "")); });
+  for (const HistoryPoint& p : read_file_points(file, run.fingerprint.machine_id)) runs_present.insert(p.run_id);
   if (runs_present.count(run.run_id)) return 0;
 
   std::string lines;

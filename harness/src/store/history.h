@@ -6,6 +6,7 @@
 // appended by several processes at once all land, each line whole. The HTML trend plots,
 // `perfgate history` and its change points (judge/history_analysis.h) read it.
 #include <filesystem>
+#include <istream>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ std::filesystem::path history_file(const std::filesystem::path& dir, const std::
 // A file whose last line was cut short (a writer killed mid-line) is refused with an error
 // naming the file and line: appending after it would glue two entries into one bad line.
 int append_history(const std::filesystem::path& dir, const RunResult& run);
+
+// The entries of one machine's history text, in file order, each line checked whole: a run id, a
+// case, a known verdict, medians a measurement gives (store/sample_limits.h), a run's case at most
+// once, at most kMaxJsonLineBytes. Throws Error naming `file` and the line otherwise.
+std::vector<HistoryPoint> parse_history(std::istream& in, const std::string& file, const std::string& machine_id);
 
 // Every entry of a case, oldest first (by start time, then file order). An empty machine id
 // reads every machine's file. A missing folder or file is an empty history; a malformed line

@@ -17,7 +17,7 @@ void append_line(const std::filesystem::path& file, const json& line) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) throw Error(file.parent_path().string() + ": cannot create the history folder: " + ec.message());
-  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60));
+  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "writer of this log");
   std::ofstream out(file, std::ios::app | std::ios::binary);
   out << line.dump() + "\n";
   out.flush();

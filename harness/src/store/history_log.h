@@ -2,7 +2,8 @@
 // The append-only logs beside a history folder, one JSON object per line:
 //   ACKNOWLEDGED.log  change points (and drifts) a named person accepted, with the reason: the
 //                     gate passes them and they are never alerted again;
-//   ALERTED.log       change points whose alert went out (or waits in the outbox): alerted once.
+//   ALERTED.log       change points whose alert was delivered: alerted once. One that only waits
+//                     in the outbox is not logged (in CI the outbox is thrown away with the job).
 // Written under a lock beside each file; a malformed line is an error naming the file and line.
 #include <filesystem>
 #include <map>

@@ -1,5 +1,7 @@
 #include "store/measurement_yaml.h"
 
+#include "store/sample_limits.h"
+
 namespace perfgate {
 namespace {
 
@@ -109,7 +111,11 @@ MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::s
                      std::to_string(entry.second.size()) + " runs, over the limit of " +
                          std::to_string(kMaxRunsPerMetric));
     auto& metric_runs = runs[metric];
-    for (const auto& run : entry.second) metric_runs.push_back(in.numbers(run, where, kMaxSamplesPerRun));
+    for (const auto& run : entry.second) {
+      metric_runs.push_back(in.numbers(run, where, kMaxSamplesPerRun));
+      for (double sample : metric_runs.back())
+        if (auto why = implausible_value(metric, sample)) throw in.error(run, where, *why);
+    }
   }
   return runs;
 }

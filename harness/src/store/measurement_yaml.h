@@ -32,7 +32,8 @@ double read_cpu_wait_share(const YamlDocument& in, const YAML::Node& map, const 
 std::vector<std::string> read_run_devices(const YamlDocument& in, const YAML::Node& list, const std::string& at);
 
 void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
-// At least one metric, each with at least one run of at least one finite sample.
+// At least one metric, each with at least one run of at least one sample, each a measurement
+// (store/sample_limits.h: never negative, a time never 0).
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at);
 
 }  // namespace perfgate

@@ -10,24 +10,16 @@
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "store/ab_json.h"
+#include "store/sample_limits.h"
 
 namespace perfgate {
 namespace {
 
-// Samples no measurement gives: a time must be a finite number of ns from 1 ps to about 11
-// days (a relative time and the rest of the metrics: finite, at most 1e12, times above 0,
-// others not below 0). Outside that, a ratio of two medians can overflow into "inf%".
+// Samples no measurement gives (store/sample_limits.h) refuse the file.
 void check_samples(const std::string& case_id, const std::string& metric,
                    const std::vector<double>& samples) {
-  const bool time = metric.ends_with("_ns") || metric == metric::relative_latency;
-  const double low = metric.ends_with("_ns") ? 1e-3 : 0, high = metric.ends_with("_ns") ? 1e15 : 1e12;
   for (double v : samples)
-    if (!std::isfinite(v) || v < low || v > high || (time && v <= 0)) {
-      char text[160];
-      std::snprintf(text, sizeof text, "case %s: %s sample %g is not a measurement (expected %s%g to %g)",
-                    case_id.c_str(), metric.c_str(), v, time && low == 0 ? "above " : "", low, high);
-      throw Error(text);
-    }
+    if (auto why = implausible_value(metric, v)) throw Error("case " + case_id + ": " + *why);
 }
 
 using nlohmann::json;
@@ -311,6 +303,12 @@ RunResult read_results(const std::filesystem::path& file, const json& document) 
 }
 
 json read_json_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(file, ec);
+  if (!ec && bytes > kMaxResultsFileBytes)
+    throw Error(file.string() + ": " + std::to_string(bytes >> 20) + " MiB, over the " +
+                std::to_string(kMaxResultsFileBytes >> 20) +
+                " MiB a results file may have (parsed, it would take gigabytes); nothing read: split the run");
   std::ifstream in(file);
   if (!in) throw Error(file.string() + ": cannot open results file");
   try {
