@@ -135,7 +135,7 @@ PY
 
 # Without a resource spec (ctest then ignores RESOURCE_GROUPS) Vulkan checks take turns on a
 # lock of the device in the cache folder: while this script holds it, a check waits; once it is
-# released the check takes it (writing its pid into it) and measures.
+# released the check takes it (writing its pid into it), measures, and removes it as it lets go.
 lock="$PERFGATE_CACHE_DIR/device-$uuid.lock"
 mkdir -p "$PERFGATE_CACHE_DIR"
 exec 9>"$lock"
@@ -148,7 +148,9 @@ kill -0 "$checker" 2>/dev/null || { cat "$tmp/waited.out"; fail "the check ended
 flock -u 9
 exec 9>&-
 wait "$checker" || [ $? -eq 77 ] || { cat "$tmp/waited.out"; fail "the check failed after the device was free"; }
-grep -qx "pid $checker" "$lock" || fail "the check did not take the device lock $lock"
+[ -e "$tmp/waited.json" ] || { cat "$tmp/waited.out"; fail "the check did not measure once its device was free"; }
+# The holder removes the lock file as it lets go (core/file_lock.h): none is left in the folder.
+[ ! -e "$lock" ] || fail "the check left its device lock $lock behind ($(cat "$lock"))"
 python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; assert c['device_uuid']==sys.argv[2] and not c.get('gpu_slot'), c" \
   "$tmp/waited.json" "$uuid" || fail "a check without a resource spec must record its device and no slot"
 
