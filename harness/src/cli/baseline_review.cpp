@@ -1,13 +1,10 @@
 // perfgate baseline show / diff: what is approved, and what a candidate would change, for a
 // terminal or (--markdown) for a pull request.
-#include <algorithm>
 #include <cstdio>
 
 #include "cli/baseline_subcommands.h"
-#include "core/resolution.h"
-#include "judge/judge_case.h"
+#include "cli/candidate_summary.h"
 #include "judge/thresholds.h"
-#include "judge/verdict.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
@@ -23,21 +20,8 @@ int show_main(const ReviewFlags& flags) {
   // Each case's resolution under today's thresholds: what a check against it can catch.
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
   std::vector<std::string> catches;
-  for (const auto& c : cases) {
-    // A baseline of several GPUs of a host judges each against its own runs: one figure each.
-    std::vector<std::string> devices;
-    for (const auto& uuid : c.run_devices)
-      if (std::find(devices.begin(), devices.end(), uuid) == devices.end()) devices.push_back(uuid);
-    if (devices.empty()) devices.push_back(c.fingerprint.device_uuid);
-    std::string text;
-    for (const auto& uuid : devices) {
-      const BaselineCase own = runs_of_device(c, uuid);
-      const auto noise = latency_noise(own.runs, thresholds.resolve(c.id, c.fingerprint.machine_id),
-                                       {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
-      text += (text.empty() ? "" : " / ") + (noise ? resolution_text(noise->allowance.pct, noise->allowance.source) : "");
-    }
-    catches.push_back(devices.size() > 1 ? text + " (per GPU)" : text);
-  }
+  for (const auto& c : cases)
+    catches.push_back(resolution_per_device(c, thresholds.resolve(c.id, c.fingerprint.machine_id)));
   std::fputs(render_baselines(cases, catches, flags.markdown).c_str(), stdout);
   return 0;
 }

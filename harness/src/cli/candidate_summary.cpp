@@ -29,30 +29,34 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
          " whose runs are multimodal or drift; each is judged with a wider, stated allowance:\n" + out;
 }
 
+std::string resolution_per_device(const BaselineCase& baseline, const Thresholds& thresholds) {
+  std::vector<std::string> devices;
+  for (const auto& uuid : baseline.run_devices)
+    if (std::find(devices.begin(), devices.end(), uuid) == devices.end()) devices.push_back(uuid);
+  if (devices.empty()) devices.push_back(baseline.fingerprint.device_uuid);
+  std::string figures;
+  for (const auto& uuid : devices) {
+    const auto noise = latency_noise(runs_of_device(baseline, uuid).runs, thresholds,
+                                     {baseline.fits_in_cache.value_or(true), bound_by_memory(baseline.bound)});
+    if (!noise) return "";
+    figures += (figures.empty() ? "" : " / ") + resolution_text(noise->allowance.pct, noise->allowance.source);
+  }
+  return devices.size() > 1 ? figures + " (per GPU)" : figures;
+}
+
 std::string case_allowances(const Candidate& candidate, const ThresholdSet& thresholds) {
   std::string out;
-  // A candidate of several GPUs judges each against its own runs (judge/judge_case.h): one
-  // figure per GPU, in the order they were measured.
-  std::vector<std::string> devices;
-  for (const auto& uuid : candidate.run_devices)
-    if (std::find(devices.begin(), devices.end(), uuid) == devices.end()) devices.push_back(uuid);
-  if (devices.empty()) devices.push_back(candidate.fingerprint.device_uuid);
   for (const CandidateCase& c : candidate.cases) {
     BaselineCase pooled;
     pooled.runs = c.runs;
     pooled.run_devices = candidate.run_devices;
     pooled.fingerprint = candidate.fingerprint;
-    std::string figures;
-    for (const auto& uuid : devices) {
-      const auto noise = latency_noise(runs_of_device(pooled, uuid).runs,
-                                       thresholds.resolve(c.id, candidate.machine_id()),
-                                       {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
-      figures += (figures.empty() ? "" : " / ") +
-                 (noise ? resolution_text(noise->allowance.pct, noise->allowance.source) : std::string("-"));
-    }
+    pooled.fits_in_cache = c.fits_in_cache;
+    pooled.bound = c.bound;
+    const std::string figures = resolution_per_device(pooled, thresholds.resolve(c.id, candidate.machine_id()));
     out += "  " + c.id + ": " +
-           (figures == "-" ? std::string("no latency_ns runs: not judged on latency") : "catches >= " + figures) +
-           (devices.size() > 1 ? " (per GPU)" : "") + (c.bound.empty() ? "" : ", bound " + c.bound) + "\n";
+           (figures.empty() ? std::string("no latency_ns runs: not judged on latency") : "catches >= " + figures) +
+           (c.bound.empty() ? "" : ", bound " + c.bound) + "\n";
   }
   return "allowances once approved (each case's resolution):\n" + out;
 }

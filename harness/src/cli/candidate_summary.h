@@ -4,6 +4,7 @@
 #include <string>
 
 #include "judge/thresholds.h"
+#include "store/baseline_case.h"
 #include "store/candidate.h"
 
 namespace perfgate {
@@ -17,6 +18,11 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
 // proposal measured while the machine was slowed (a case read as latency-bound gets its 50% floor)
 // is seen before the candidate is written.
 std::string case_allowances(const Candidate& candidate, const ThresholdSet& thresholds);
+
+// A case's resolution as `baseline show` and a proposal state it: "0.09% noise", one figure per
+// GPU ("0.80% noise / 1.34% noise") where its runs span several (each GPU is judged against its
+// own, runs_of_device); "" where it has no latency_ns runs.
+std::string resolution_per_device(const BaselineCase& baseline, const Thresholds& thresholds);
 
 // Where the proposing command was pointed, for the commands it prints to run as printed.
 struct HintPlace {
