@@ -87,6 +87,22 @@ TEST(RunNoise, OneOddRunIsLeftOutNotWidening) {
   EXPECT_NE(noise.why.find("one run"), std::string::npos) << noise.why;
 }
 
+TEST(RunNoise, OneOddRunCountsWhereNoNeighbourSlowsTheClock) {
+  // The same runs on a GPU's own clock: the slower run is a mode of the case's own, so sigma
+  // spans it and the allowance (4 x its bound) covers a check landing in that mode.
+  const auto runs = runs_at(2, {1000, 1002, 998, 1080, 1001});
+  const auto own = run_noise(runs, 0, 4, false);
+  const auto shared = run_noise(runs, 0, 4, true);
+  EXPECT_FALSE(own.outlier_left_out);
+  EXPECT_EQ(own.outlier_runs, 1);
+  EXPECT_FALSE(own.unstable);
+  EXPECT_EQ(own.counted_runs, 5);
+  EXPECT_GT(own.sigma_pct, 3.0);
+  EXPECT_GT(4 * own.sigma_bound_pct, 8.0);  // the odd run's 8% lies inside the allowance
+  EXPECT_LT(4 * shared.sigma_bound_pct, 8.0);
+  EXPECT_NE(own.why.find("counted"), std::string::npos) << own.why;
+}
+
 TEST(RunNoise, TwoEqualRunsDoNotNarrowToZero) {
   // A median absolute deviation of {0, 0, 2%} would be 0; the standard deviation of three
   // runs keeps the 2% run in the estimate (too few runs to set one apart).

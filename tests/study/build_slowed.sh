@@ -5,7 +5,7 @@
 #
 #   tests/study/build_slowed.sh KERNEL PCT OUTDIR
 #
-# KERNEL: copy/cpu or copy/vulkan. PCT: 1..100 (copy/cpu: up to 900); copy/vulkan also takes
+# KERNEL: copy/cpu, copy/vulkan or matmul/vulkan. PCT: 1..100 (copy/cpu: up to 900); copy/vulkan also takes
 # hundredths from 0.01 (0.75: three quarters of a percent more work), for GPU studies whose
 # steps are fractions of a percent. The patch adds one extra
 # pass over the first PCT% of the elements after the kernel's own pass, writing the same values
@@ -14,6 +14,11 @@
 #                past 100, PCT / 100 whole extra passes (each its own OpenMP loop, as the one
 #                pass is) and one over the rest: 300 is four times the work
 #   copy/vulkan  kernels/copy/copy.comp: a second tile loop over the first PCT% of the vec4s
+#   matmul/vulkan kernels/matmul/matmul.glsl (compute-bound): in each step of K, a second pass of
+#                multiply-adds over the first PCT% of the step's columns (whole columns: BK=16
+#                gives steps of 6.25%), in reverse order into accumulators of their own, which
+#                reach the output only through a comparison no product meets (a compiler cannot
+#                drop work whose result is read), so the result stays exact
 # On the CPU the extra pass is a second OpenMP parallel region: its fork and join cost little
 # on a quiet machine, but on a loaded 2-core one each region waits for its cores, so a 10%
 # patch measured 1.5..2.6x there (and 100% measured 2..5.4x): read PCT as "at least".
@@ -26,7 +31,7 @@
 # configure arguments, e.g. -DPERFGATE_VULKAN=OFF).
 set -euo pipefail
 if [ $# -ne 3 ]; then
-  echo "usage: $0 KERNEL PCT OUTDIR   (KERNEL: copy/cpu or copy/vulkan, PCT: 1..100, copy/cpu 1..900)" >&2
+  echo "usage: $0 KERNEL PCT OUTDIR   (KERNEL: copy/cpu, copy/vulkan or matmul/vulkan; PCT: 1..100, copy/cpu 1..900)" >&2
   exit 2
 fi
 kernel=$1 pct=$2 out=$3
@@ -94,8 +99,39 @@ case "$kernel" in
     }\\
   }" "$file"
     ;;
+  matmul/vulkan)
+    file="$out/src/kernels/matmul/matmul.glsl"
+    python3 - "$file" "$pct" <<'PY' || exit 2
+import sys
+path, pct = sys.argv[1], int(sys.argv[2])
+text = open(path).read()
+loop = "  for (uint k0 = 0; k0 < s.K; k0 += BK) {\n"
+fmas = "        for (uint j = 0; j < RN; ++j) acc[i][j] = fma(ar[i], br[j], acc[i][j]);\n    }\n"
+store = "c[c_base + ROW(i) * s.ldc + COL(j)] = s.alpha * acc[i][j];"
+if any(text.count(anchor) != 1 for anchor in (loop, fmas, store)):
+    sys.exit(f"build_slowed.sh: the multiply-add loop of {path} has changed; update the patch")
+# Scalar reads of the step's shared tiles, in either variant's layout.
+read = ("#ifdef VEC4\n"
+        "#define EXTRA_A(kk, i) As[((kk) * LD + ROW(i)) >> 2][ROW(i) & 3]\n"
+        "#define EXTRA_B(kk, j) Bs[((kk) * LD + COL(j)) >> 2][COL(j) & 3]\n"
+        "#else\n"
+        "#define EXTRA_A(kk, i) As[(kk) * LD + ROW(i)]\n"
+        "#define EXTRA_B(kk, j) Bs[(kk) * LD + COL(j)]\n"
+        "#endif\n")
+text = text.replace(loop, f"  // build_slowed.sh: {pct}% more work, the same result\n" + read +
+                    "  float extra_acc[RM][RN];\n"
+                    "  for (uint i = 0; i < RM; ++i)\n"
+                    "    for (uint j = 0; j < RN; ++j) extra_acc[i][j] = 0.0;\n" + loop)
+text = text.replace(fmas, fmas +
+                    f"    for (uint kk = (BK * {pct}u + 99u) / 100u; kk-- > 0u;)\n"
+                    "      for (uint i = 0; i < RM; ++i)\n"
+                    "        for (uint j = 0; j < RN; ++j) extra_acc[i][j] = fma(EXTRA_A(kk, i), EXTRA_B(kk, j), extra_acc[i][j]);\n")
+text = text.replace(store, store[:-1] + " + (extra_acc[i][j] == -1.5e38 ? 1.0 : 0.0);")
+open(path, "w").write(text)
+PY
+    ;;
   *)
-    echo "$0: no slowdown patch for '$kernel' (copy/cpu, copy/vulkan)" >&2
+    echo "$0: no slowdown patch for '$kernel' (copy/cpu, copy/vulkan, matmul/vulkan)" >&2
     exit 2
     ;;
 esac

@@ -9,7 +9,10 @@
 # Each check and run is a process of its own; results land in OUTDIR as they come.
 #
 #   tests/study/multi_gpu_h200.sh OUTDIR SECONDS STEP...
-#   STEP: propose | ctest-aa N | aa N | slowed N | history
+#   STEP: propose | ctest-aa N | aa N | aa1 N | slowed N | history
+# aa1: whole-suite A/A `run`s on GPU 0 alone, each appended to the history hist-aa1. With one GPU
+# (GPUS=1) the history's two series run one after the other on GPU 0. BASELINES: a folder of
+# approved baselines from an earlier call (the propose step saves them as OUTDIR/baselines).
 # Expects build/perfgate (and build/CTestTestfile.cmake, build/perfgate_perf_include.cmake for
 # ctest-aa) configured at /work/main, slowed builds at slow/<pct>/perfgate built from
 # /tmp/slow<pct>/src (tests/study/build_slowed.sh copy/vulkan <pct> /tmp/slow<pct>), and
@@ -28,6 +31,8 @@ for d in slow/*/; do
 done
 [ -x /usr/bin/cmake ] || ln -sf "$(command -v cmake)" /usr/bin/cmake
 dram='copy/vulkan/n=33554432,wg=256'
+gpus=${GPUS:-2}
+if [ -n "${BASELINES:-}" ]; then rm -rf baselines/nvidia-h200 && cp -r "$BASELINES" baselines/nvidia-h200; fi
 # TARBALL: where to pack OUTDIR after every step, so a call cut short keeps what it measured.
 log() {
   echo "$(date +%T) $*" >> "$out/steps.txt"
@@ -67,6 +72,7 @@ while [ $# -gt 0 ]; do
       eval "$approve --yes" >> "$out/propose.txt" 2>&1
       build/perfgate baseline show --backend vulkan > "$out/show.txt" 2>&1
       cp candidate-*.yaml "$out/" 2>/dev/null
+      cp -r baselines/nvidia-h200 "$out/baselines"
       log "propose done"
       ;;
     ctest-aa)
@@ -99,6 +105,19 @@ while [ $# -gt 0 ]; do
         log "A/A pair $i in $(($(date +%s) - t0)) s"
       done
       ;;
+    aa1)
+      n=$1
+      shift
+      mkdir -p "$out/hist-aa1"
+      for i in $(seq 1 "$n"); do
+        [ "$(left)" -gt 75 ] || break
+        t0=$(date +%s)
+        build/perfgate run --backend vulkan --device 0 --color never --json "$out/aa1-$i.json" > "$out/aa1-$i.txt" 2>&1
+        rc=$?
+        build/perfgate report "$out/aa1-$i.json" --history "$out/hist-aa1" --append-history > /dev/null 2>&1
+        log "A/A $i: exit $rc in $(($(date +%s) - t0)) s"
+      done
+      ;;
     slowed)
       n=$1
       shift
@@ -122,6 +141,7 @@ while [ $# -gt 0 ]; do
           history_run "$binary" 0 "$out/hist-step" "run-$i"
         done
       ) &
+      [ "$gpus" -gt 1 ] || wait
       (
         i=0
         for level in normal 0.38 0.75 1.13 1.5; do
@@ -130,7 +150,7 @@ while [ $# -gt 0 ]; do
           for _ in 1 2 3 4 5 6 7 8; do
             i=$((i + 1))
             [ "$(left)" -gt 10 ] || break
-            history_run "$binary" 1 "$out/hist-stair" "run-$i"
+            history_run "$binary" $((gpus > 1 ? 1 : 0)) "$out/hist-stair" "run-$i"
           done
         done
       ) &

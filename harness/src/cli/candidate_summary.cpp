@@ -18,7 +18,8 @@ std::string unstable_cases(const Candidate& candidate, const ThresholdSet& thres
   int count = 0;
   for (const CandidateCase& c : candidate.cases) {
     const auto noise = latency_noise(c.runs, thresholds.resolve(c.id, candidate.machine_id()),
-                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound)});
+                                     {c.fits_in_cache.value_or(true), bound_by_memory(c.bound),
+                                      kept_by_gpu_clock(c.backend, c.calibration_reference)});
     if (!noise || !noise->noise.unstable) continue;
     out += "  " + c.id + ": " + noise->noise.why +
            " (catches >= " + resolution_text(noise->allowance.pct, noise->allowance.source) + ")\n";
@@ -37,7 +38,8 @@ std::string resolution_per_device(const BaselineCase& baseline, const Thresholds
   std::string figures;
   for (const auto& uuid : devices) {
     const auto noise = latency_noise(runs_of_device(baseline, uuid).runs, thresholds,
-                                     {baseline.fits_in_cache.value_or(true), bound_by_memory(baseline.bound)});
+                                     {baseline.fits_in_cache.value_or(true), bound_by_memory(baseline.bound),
+                                      kept_by_gpu_clock(baseline.backend, baseline.calibration_reference)});
     if (!noise) return "";
     figures += (figures.empty() ? "" : " / ") + resolution_text(noise->allowance.pct, noise->allowance.source);
   }
@@ -53,6 +55,8 @@ std::string case_allowances(const Candidate& candidate, const ThresholdSet& thre
     pooled.fingerprint = candidate.fingerprint;
     pooled.fits_in_cache = c.fits_in_cache;
     pooled.bound = c.bound;
+    pooled.backend = c.backend;
+    pooled.calibration_reference = c.calibration_reference;
     const std::string figures = resolution_per_device(pooled, thresholds.resolve(c.id, candidate.machine_id()));
     out += "  " + c.id + ": " +
            (figures.empty() ? std::string("no latency_ns runs: not judged on latency") : "catches >= " + figures) +

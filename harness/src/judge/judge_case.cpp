@@ -158,7 +158,10 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   // m=k=2560 doing 10% more work read as compute-bound in 20 of 20 checks on the 2-core VM, which
   // the check's own bound would have allowed 50%.
   const std::string& bound = baseline && !baseline->bound.empty() ? baseline->bound : result.bound;
-  const CaseShape shape{result.fits_in_cache, bound_by_memory(bound)};
+  // Whose clock kept the time: the baseline's runs are the noise judged, so theirs.
+  const bool gpu_clock = baseline ? kept_by_gpu_clock(baseline->backend, baseline->calibration_reference)
+                                  : kept_by_gpu_clock(result.backend, result.calibration_reference);
+  const CaseShape shape{result.fits_in_cache, bound_by_memory(bound), gpu_clock};
   const std::optional<Elsewhere> origin = baseline ? elsewhere(*baseline, current) : std::nullopt;
   result.baseline_origin = origin ? origin->where : "";
   const double time_resolution = baseline ? time_resolution_pct(*baseline, thresholds) : 0;
@@ -212,9 +215,11 @@ double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thres
     auto runs = baseline.runs.find(metric);
     if (runs == baseline.runs.end() || runs->second.empty()) continue;
     for (bool fits_in_cache : {true, false}) {
-      const MetricThreshold threshold = given.for_case({fits_in_cache, bound_by_memory(baseline.bound)});
-      const RunNoise noise =
-          run_noise(runs->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor);
+      const MetricThreshold threshold = given.for_case(
+          {fits_in_cache, bound_by_memory(baseline.bound),
+           kept_by_gpu_clock(baseline.backend, baseline.calibration_reference)});
+      const RunNoise noise = run_noise(runs->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor,
+                                       threshold.leave_odd_run_out);
       const double pct = allowed_regression(noise, threshold, thresholds.noise_factor).pct;
       least = least == 0 ? pct : std::min(least, pct);
     }

@@ -119,7 +119,8 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
   auto latency = runs.find(metric);
   CaseNoise out;
   out.metric = metric;
-  out.noise = run_noise(latency->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor);
+  out.noise = run_noise(latency->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor,
+                        threshold.leave_odd_run_out);
   out.allowance = allowed_regression(out.noise, threshold, thresholds.noise_factor);
   return out;
 }
@@ -172,7 +173,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   j.baseline_median = median(pooled);
   const bool higher = threshold.higher_is_better();
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
-  const RunNoise noise = run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor);
+  const RunNoise noise =
+      run_noise(baseline_runs, threshold.min_allowed_pct.value_or(0), noise_factor, threshold.leave_odd_run_out);
   Allowance allowance = allowed_regression(noise, threshold, noise_factor);
   // The smallest change the instrument resolves at all: below min_change (a few timer ticks and
   // a dispatch's launch jitter) no change regresses, so that is the case's resolution where it

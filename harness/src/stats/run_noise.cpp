@@ -62,7 +62,8 @@ double drift_pct(const std::vector<double>& samples) {
   return 100 * std::max(0.0, std::abs(last - first) - 4 * error) / std::abs(middle);
 }
 
-RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct, double clear_sigmas) {
+RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct, double clear_sigmas,
+                   bool leave_odd_run_out) {
   RunNoise noise;
   std::vector<double> medians;
   double error_squares = 0;
@@ -102,8 +103,8 @@ RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct,
     }
   }
   // The noise is the standard deviation of the run medians; from 4 runs up, a single run apart
-  // is left out of it (a busy neighbour, not the case's own noise).
-  noise.outlier_left_out = noise.outlier_runs == 1 && medians.size() >= 4;
+  // is left out of it where a busy neighbour can have made it, not the case's own noise.
+  noise.outlier_left_out = leave_odd_run_out && noise.outlier_runs == 1 && medians.size() >= 4;
   const std::vector<double>& counted = noise.outlier_left_out ? kept : medians;
   noise.sigma_pct = sigma_pct_of(counted, mean_of(counted));
   noise.counted_runs = static_cast<int>(counted.size());
@@ -122,6 +123,8 @@ RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct,
                       noise.drift_pct);
   } else if (noise.outlier_left_out) {
     noise.why = printf_string("one run %.1f%% apart left out of the noise estimate", farthest_pct);
+  } else if (noise.outlier_runs == 1) {
+    noise.why = printf_string("one run %.1f%% apart counted: no neighbour slows this clock", farthest_pct);
   }
   return noise;
 }

@@ -8,8 +8,9 @@
 //              second mode cannot inflate), than `min_pct` and than `clear_sigmas` x the
 //              precision of the runs' own medians
 //   sigma      standard deviation of the per-run medians, % of the centre; from 4 runs up a
-//              single run apart is left out of it: one odd run neither widens it nor, as a
-//              median absolute deviation of two equal runs would, narrows it absurdly
+//              single run apart is left out of it where a neighbour can have slowed it (the
+//              caller says): one odd run neither widens it nor, as a median absolute deviation
+//              of two equal runs would, narrows it absurdly
 //   bound      the sigma a verdict rests on: the larger of sigma and the precision of the runs'
 //              own medians (runs cannot agree better than each median is known, so a sigma
 //              below that is luck), times sigma_upper_factor at kSigmaConfidence for the runs
@@ -45,7 +46,10 @@ struct RunNoise {
 
 // `min_pct`: deviations smaller than this are never outliers or drift (the floor of the
 // allowance); `clear_sigmas`: how many sigmas make a run or a drift stand apart.
-RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct, double clear_sigmas);
+// `leave_odd_run_out`: whether a single run apart may be a neighbour's doing and is left out of
+// sigma (true where the host's cores keep the time); where not, it counts like any other.
+RunNoise run_noise(const std::vector<std::vector<double>>& runs, double min_pct, double clear_sigmas,
+                   bool leave_odd_run_out = true);
 
 // Drift of one run: |median of the last third - median of the first third| / median, %, less
 // 4 standard errors of that difference (from the run's jitter); 0 with fewer than 30 samples.
