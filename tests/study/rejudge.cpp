@@ -2,18 +2,24 @@
 // baselines under this tree's judging code: what a change to the judge would have said of checks
 // already run (each a process of its own), without the device. A case that regresses again is
 // counted as confirmed where the check's recorded fresh process moved past the new allowance.
+// With HISTORY=DIR set, each file is judged with the spread of the runs before it in DIR's
+// history (judge/history_noise.h), and appended to it after: what `check --history` on a CI
+// machine that appends every gated run would have said.
 //
 //   c++ -std=c++20 -O1 -Iharness/src -Iharness/include tests/study/rejudge.cpp \
 //     build/harness/libperfgate_harness.a -lyaml-cpp -lfmt -lcurl -lcrypto -lspirv-cross-c-shared \
 //     -lvulkan -fopenmp -o /tmp/rejudge
 //   /tmp/rejudge BASELINES_DIR THRESHOLDS_DIR RESULTS.json...
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
+#include "judge/history_noise.h"
 #include "judge/judge_case.h"
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
 #include "store/baseline.h"
+#include "store/history.h"
 #include "store/result_json.h"
 
 int main(int argc, char** argv) {
@@ -25,15 +31,22 @@ int main(int argc, char** argv) {
   try {
     const BaselineStore baselines(argv[1]);
     const ThresholdSet thresholds = ThresholdSet::load(argv[2]);
+    const char* history_dir = std::getenv("HISTORY");
     int checks = 0, flagged = 0, confirmed = 0;
     for (int i = 3; i < argc; ++i) {
       RunResult run = read_results(argv[i]);
+      std::map<std::string, HistoryNoise> history;
+      if (history_dir)
+        history = history_noise(read_all_history(history_dir, run.fingerprint.machine_id), thresholds,
+                                run.fingerprint.device_uuid);
       for (CaseResult& c : run.cases) {
         if (c.verdict == Verdict::error || c.verdict == Verdict::skipped) continue;
         const auto baseline = baselines.find(run.fingerprint.machine_id, c.kernel, c.id);
         if (!baseline) continue;
         const auto fresh = c.confirmations;
-        judge_against(c, baseline, thresholds.resolve(c.id, run.fingerprint.machine_id), run.fingerprint);
+        const auto known = history.find(c.id);
+        judge_against(c, baseline, thresholds.resolve(c.id, run.fingerprint.machine_id), run.fingerprint,
+                      known == history.end() ? nullptr : &known->second);
         ++checks;
         if (c.verdict != Verdict::regressed) continue;
         ++flagged;
@@ -46,6 +59,7 @@ int main(int argc, char** argv) {
         std::printf("%s %s: %s%s\n", argv[i], c.id.c_str(), c.message.c_str(),
                     borne_out ? " [fresh process past it too]" : fresh.empty() ? " [no fresh process recorded]" : "");
       }
+      if (history_dir) append_history(history_dir, read_results(argv[i]));
     }
     std::printf("%d case checks, %d first measurements regressed, %d of them with a fresh process past the allowance\n",
                 checks, flagged, confirmed);

@@ -58,6 +58,15 @@ void add_timeline_options(CLI::App& command, RunFlags& flags) {
       "Append one JSON line per dispatch (geometry, GPU ns, host encode ns) and per case to FILE");
 }
 
+// --history: the machine's record of its own noise, which run and check judge with.
+void add_history_option(CLI::App& command, RunFlags& flags) {
+  command
+      .add_option("--history", flags.history_dir,
+                  "Judge each case with the spread its runs in this history DIR have shown on this machine, "
+                  "where it holds enough of them (in place of the thresholds' floors)")
+      ->envname("PERFGATE_HISTORY");
+}
+
 void add_run_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* run = app.add_subcommand(
@@ -69,6 +78,7 @@ void add_run_command(CLI::App& app, Context& context) {
   run->add_option("--order-seed", flags->order_seed, "Measure the cases in an order shuffled by this seed")
       ->group("");  // baseline propose's, on a host of several GPUs
   add_timeline_options(*run, *flags);
+  add_history_option(*run, *flags);
   run->callback([flags, &context] { context.exit_code = run_main(*flags); });
 }
 
@@ -82,6 +92,7 @@ void add_check_command(CLI::App& app, Context& context) {
   check->add_option("--results-dir", flags->results_dir,
                     "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
   add_timeline_options(*check, *flags);
+  add_history_option(*check, *flags);
   check->add_option("--base", flags->base,
                     "A/B: measure against this base build (its perfgate binary or build folder) at the same "
                     "moment instead of the stored baseline (default: $PERFGATE_BASE)");

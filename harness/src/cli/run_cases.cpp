@@ -12,6 +12,8 @@
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/file_lock.h"
+#include "judge/history_noise.h"
+#include "store/history.h"
 #include "core/path_within.h"
 #include "gate/gate.h"
 #include "gate/stored_measurement.h"
@@ -150,6 +152,9 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   const Peaks& peaks = measured.peaks;
   StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
   if (check_output) source.sample_for_verdicts();
+  if (!flags.history_dir.empty() && !flags.no_judge)
+    source.judge_with_history(history_noise(read_all_history(flags.history_dir, device.fingerprint().machine_id),
+                                            thresholds, device.fingerprint().device_uuid));
   source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed, const SamplingSettings& sampling) {
     return measure_in_fresh_process(flags, spec, seed, sampling);
   });

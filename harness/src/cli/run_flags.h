@@ -16,6 +16,9 @@ struct RunFlags {
   std::string results_dir;
   std::string events_file;
   std::string trace_file;  // --trace: the run as a Chrome Trace Event Format timeline
+  // --history (or PERFGATE_HISTORY): this machine's history of gated runs, whose spread per case
+  // is its allowance where the history holds enough runs (judge/history_noise.h). "" = none.
+  std::string history_dir;
   bool no_judge = false;
   // run: measure the cases in an order shuffled by this seed (0: the suite's order). A proposal
   // on several GPUs of a host gives each run its own, so each case's runs meet the other GPU's

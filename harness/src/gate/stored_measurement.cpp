@@ -26,6 +26,7 @@ struct StoredCase {
   Thresholds thresholds;
   std::optional<BaselineCase> baseline;
   StoredSource::FreshMeasure fresh_measure;
+  std::optional<HistoryNoise> history;  // the case's spread in this machine's history, where known
   bool short_look = false;  // nothing to judge against: sampled briefly (SamplingSettings::short_look)
 };
 
@@ -105,7 +106,8 @@ class StoredMeasurement : public CaseMeasurement {
 
   void judge() {
     if (judged_) return;
-    judge_against(result_, case_->baseline, case_->thresholds, case_->device.fingerprint());
+    judge_against(result_, case_->baseline, case_->thresholds, case_->device.fingerprint(),
+                  case_->history ? &*case_->history : nullptr);
     if (case_->short_look && result_.verdict == Verdict::no_baseline)
       result_.message += " (a short look: " + std::to_string(case_->thresholds.sampling.min_samples) +
                          " samples, figures only)";
@@ -131,6 +133,7 @@ std::unique_ptr<CaseMeasurement> StoredSource::open(const CaseSpec& spec, std::u
       StoredCase{device_, peaks_, spec, thresholds_.resolve(spec.id, machine_id),
                  baselines_ ? baselines_->find(machine_id, spec.kernel->name(), spec.id) : std::nullopt,
                  fresh_measure_});
+  if (auto known = history_.find(spec.id); known != history_.end()) c->history = known->second;
   if (c->baseline) c->baseline = runs_of_device(*c->baseline, device_.fingerprint().device_uuid);
   // Timed as its baseline was: against the reference the baseline names, or alone where the
   // baseline was timed alone (it has no relative_latency; its raw times are what is judged).

@@ -5,10 +5,12 @@
 // a regression confirmed by fresh measurements, each judged alone.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "gate/case_measurement.h"
+#include "judge/history_noise.h"
 #include "judge/thresholds.h"
 #include "measure/device.h"
 #include "measure/measure_case.h"
@@ -37,6 +39,10 @@ class StoredSource : public MeasurementSource {
   // (SamplingSettings::short_look). Without this every case is sampled to target_precision_pct.
   void sample_for_verdicts() { for_verdicts_ = true; }
 
+  // The spread each case has shown in this machine's history (judge/history_noise.h): a case
+  // found here is judged with it in place of its floors.
+  void judge_with_history(std::map<std::string, HistoryNoise> noise) { history_ = std::move(noise); }
+
   // Resolves the case's thresholds and reads its baseline, once for every measurement of the
   // case (a baseline file that is refused stops the case here, before anything is measured).
   std::unique_ptr<CaseMeasurement> open(const CaseSpec& spec, std::uint64_t seed) override;
@@ -48,6 +54,7 @@ class StoredSource : public MeasurementSource {
   Peaks peaks_;
   FreshMeasure fresh_measure_;
   bool for_verdicts_ = false;
+  std::map<std::string, HistoryNoise> history_;
 };
 
 }  // namespace perfgate

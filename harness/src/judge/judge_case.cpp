@@ -140,7 +140,7 @@ std::optional<CheckSpread> spread_of(const CaseResult& result, const BaselineCas
 }  // namespace
 
 void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseline,
-                   const Thresholds& thresholds, const Fingerprint& current) {
+                   const Thresholds& thresholds, const Fingerprint& current, const HistoryNoise* history) {
   result.judgements.clear();
   if (result.verdict == Verdict::error || result.verdict == Verdict::skipped) return;
   // Relative times against two references do not compare: a ratio to a stream and a ratio to a
@@ -168,6 +168,13 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
     MetricThreshold threshold = given.for_case(shape);
+    // The machine's own record of the case's time, where its history holds one: for that time and
+    // the rates of it (work over the same time), in place of the floors.
+    if (history && threshold.relative() &&
+        (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric))) {
+      threshold.history_allowed_pct = thresholds.noise_factor * history->bound_pct;
+      threshold.history_why = history->why;
+    }
     auto measured = result.metrics.find(metric);
     if (measured == result.metrics.end()) continue;
     const std::vector<std::vector<double>>* runs = nullptr;

@@ -3,6 +3,7 @@
 // thresholded metric, combined into the case's verdict and message.
 #include <optional>
 
+#include "judge/history_noise.h"
 #include "judge/thresholds.h"
 #include "perfgate/result.h"
 #include "store/baseline_case.h"
@@ -10,9 +11,13 @@
 namespace perfgate {
 
 // Judges `result` against baseline runs: one judgement per thresholded metric. Without a
-// baseline only floors can be judged. Sets result.verdict, judgements and message.
+// baseline only floors can be judged. Sets result.verdict, judgements and message. `history`:
+// the spread the case's gated runs have shown on this machine, where the history holds enough of
+// them; it stands in for a class's floor on the case's time and the rates of it (MetricThreshold,
+// history_allowed_pct), and the baseline's own runs may still widen it.
 void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseline,
-                   const Thresholds& thresholds, const Fingerprint& current);
+                   const Thresholds& thresholds, const Fingerprint& current,
+                   const HistoryNoise* history = nullptr);
 
 // The least allowance judge_against can give the case of `baseline` under `thresholds`, known
 // before the case is measured: the smallest over its relatively judged metrics that have runs,

@@ -83,6 +83,12 @@ struct MetricThreshold {
   // proposal had one run 1.1% slower, left out, and its checks came back 1.0-1.3% slower in 2 of
   // 10 A/A runs, each confirmed: a mode of its own, which the allowance must cover.
   bool leave_odd_run_out = true;
+  // The allowance the machine's own history measured for the case (judge/history_noise.h:
+  // noise_factor x the bound of its gated runs' spread), where it holds enough runs: it takes the
+  // place of min_allowed_pct and the class floors, which stand for what one period's runs cannot
+  // see; `history_why` says where it came from.
+  std::optional<double> history_allowed_pct;
+  std::string history_why;
 
   bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }

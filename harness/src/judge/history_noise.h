@@ -1,0 +1,37 @@
+#pragma once
+// The spread a case has shown on this machine across its gated runs: the history's record of
+// the machine's own noise, between processes and between periods (hours, leases, reboots),
+// which a proposal's few runs of one period cannot see. Where the history holds enough runs of
+// a case, a check's allowance rests on it instead of a class's floor (judge/judge_case.h), and
+// says so: what a verdict rests on is measured on the machine it judges.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "judge/thresholds.h"
+#include "store/history.h"
+
+namespace perfgate {
+
+// Runs a case's series needs before its spread is used: a proposal's five, so the history never
+// rests on fewer runs than a baseline does (its bound widens a few runs' spread as a baseline's
+// does, stats/chi_squared.h).
+inline constexpr int kHistoryNoiseRuns = 5;
+// The newest runs it is measured over: the machine's recent record, not its first months.
+inline constexpr int kHistoryNoiseWindow = 60;
+
+struct HistoryNoise {
+  std::string metric;      // the series: relative_latency where calibrated, else latency_ns
+  int runs = 0;            // the newest runs of the series, at most kHistoryNoiseWindow
+  double sigma_pct = 0;    // its run-to-run noise (stats/change_points.h, series_noise_pct)
+  double bound_pct = 0;    // the 90% upper bound of that sigma from `runs` (stats/chi_squared.h)
+  std::string why;         // "the history's 12 runs on this machine spread 0.18% (90% bound 0.25%)"
+};
+
+// Per case id, for the cases of `points` (one machine's history) with at least kHistoryNoiseRuns
+// runs. Where `device_uuid` is given, only the runs of that device
+// count (a host's GPUs each have their own). Throws Error for a thresholds problem.
+std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint>& points,
+                                                  const ThresholdSet& thresholds, const std::string& device_uuid);
+
+}  // namespace perfgate

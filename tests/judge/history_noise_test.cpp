@@ -1,0 +1,135 @@
+// A machine's history as the record of its own noise: the spread of a case's gated runs, from
+// enough of them, bounded for their number, robust to a step in the series, per GPU of a host;
+// and a check judged with it in place of a class's floor. Seeded synthetic runs.
+#include "judge/history_noise.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "judge/gpu_judge_fixture.h"
+#include "judge/judge_case.h"
+#include "perfgate/metric_names.h"
+
+namespace perfgate {
+namespace {
+
+const std::string kCopy = "copy/vulkan/n=33554432,wg=256";
+
+// `runs` gated runs of copy on one GPU: latency 68.7 us x a seeded Gaussian spread of `sigma_pct`,
+// `step_pct` slower from run `step_at` on (never when negative).
+std::vector<HistoryPoint> gated_runs(int runs, double sigma_pct, unsigned seed, int step_at = -1,
+                                     double step_pct = 0, const std::string& device = "gpu-0") {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0, sigma_pct / 100);
+  std::vector<HistoryPoint> points;
+  for (int i = 0; i < runs; ++i) {
+    HistoryPoint p;
+    p.machine_id = "nvidia-h200";
+    p.case_id = kCopy;
+    p.device_uuid = device;
+    p.run_id = device + "-run-" + std::to_string(i);
+    p.commit = "c" + std::to_string(i);
+    p.started_at = std::to_string(1000 + i);
+    p.source_hash = "sha256:copy";
+    const double step = step_at >= 0 && i >= step_at ? 1 + step_pct / 100 : 1.0;
+    p.medians[metric::latency_ns] = 68700 * step * (1 + noise(random));
+    points.push_back(p);
+  }
+  return points;
+}
+
+ThresholdSet history_thresholds() {
+  return ThresholdSet::from_yaml_text(
+      "defaults:\n  history: {min_magnitude_pct: 0, drift_max_pct: 0}\n  metrics:\n"
+      "    latency_ns: {direction: lower, min_allowed_pct: 2}\n",
+      "t.yaml");
+}
+
+TEST(HistoryNoise, FewerRunsThanABaselineSayNothing) {
+  EXPECT_TRUE(history_noise(gated_runs(kHistoryNoiseRuns - 1, 0.02, 1), history_thresholds(), "").empty());
+  EXPECT_EQ(history_noise(gated_runs(kHistoryNoiseRuns, 0.02, 1), history_thresholds(), "").count(kCopy), 1u);
+}
+
+TEST(HistoryNoise, TheBoundTightensAsRunsAccumulate) {
+  // The same 0.05% spread: 8 runs' bound is wider than 40 runs', and both lie near the truth.
+  const auto few = history_noise(gated_runs(8, 0.05, 2), history_thresholds(), "").at(kCopy);
+  const auto many = history_noise(gated_runs(40, 0.05, 2), history_thresholds(), "").at(kCopy);
+  EXPECT_GT(few.bound_pct / few.sigma_pct, many.bound_pct / many.sigma_pct);
+  EXPECT_NEAR(many.sigma_pct, 0.05, 0.02);
+  EXPECT_GE(many.bound_pct, many.sigma_pct);
+  EXPECT_NE(many.why.find("40 runs"), std::string::npos) << many.why;
+}
+
+TEST(HistoryNoise, AStepIsNotNoise) {
+  // A +0.4% step (20 sigma) at run 25 of 37: the spread stays that of the runs around it.
+  const auto n = history_noise(gated_runs(37, 0.02, 3, 25, 0.4), history_thresholds(), "").at(kCopy);
+  EXPECT_LT(n.sigma_pct, 0.04);
+}
+
+TEST(HistoryNoise, ARareSlowModeWidensIt) {
+  // Runs that land 0.3% slower one time in five (an H200's fill between periods): the spread
+  // covers them, where five quiet runs of one period would not.
+  std::vector<HistoryPoint> points = gated_runs(30, 0.02, 4);
+  for (std::size_t i = 2; i < points.size(); i += 5) points[i].medians[metric::latency_ns] *= 1.003;
+  const auto n = history_noise(points, history_thresholds(), "").at(kCopy);
+  EXPECT_GT(4 * n.bound_pct, 0.3);
+}
+
+TEST(HistoryNoise, EachGpuOfAHostHasItsOwn) {
+  std::vector<HistoryPoint> points = gated_runs(12, 0.02, 5, -1, 0, "gpu-0");
+  for (auto& p : gated_runs(12, 1.0, 6, -1, 0, "gpu-1")) points.push_back(p);
+  const auto quiet = history_noise(points, history_thresholds(), "gpu-0").at(kCopy);
+  const auto noisy = history_noise(points, history_thresholds(), "gpu-1").at(kCopy);
+  EXPECT_LT(quiet.sigma_pct, 0.05);
+  EXPECT_GT(noisy.sigma_pct, 0.5);
+}
+
+// A check of copy 0.3% slower, against a baseline whose five runs agree to 0.01%.
+struct Judged {
+  CaseResult result;
+  Judgement latency;
+};
+Judged judge_slower(const HistoryNoise* history, std::optional<double> floor_pct) {
+  std::mt19937_64 rng(7);
+  BaselineCase b;
+  b.id = kCopy;
+  b.backend = "vulkan";
+  b.fingerprint = gpu_testing::h100("gpu-0");
+  for (int run = 0; run < 5; ++run)
+    b.runs[metric::latency_ns].push_back(gpu_testing::around(rng, 68700 * (1 + 0.00005 * (run - 2)), 0.0005));
+  CaseResult r = gpu_testing::measured_on_gpu(rng, kCopy, 68700 * 1.003, false, 0.0005);
+  r.backend = "vulkan";
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = floor_pct;
+  judge_against(r, b, t, gpu_testing::h100("gpu-0"), history);
+  return {r, r.judgements.at(0)};
+}
+
+TEST(HistoryNoise, ItTakesTheFloorsPlace) {
+  // A class floor of 2% lets +0.3% through; the machine's own record, 0.02% over 30 runs, does
+  // not, and the verdict says where its allowance came from.
+  const auto quiet = history_noise(gated_runs(30, 0.02, 8), history_thresholds(), "").at(kCopy);
+  EXPECT_EQ(judge_slower(nullptr, 2.0).result.verdict, Verdict::pass);
+  const Judged measured = judge_slower(&quiet, 2.0);
+  EXPECT_EQ(measured.result.verdict, Verdict::regressed) << measured.result.message;
+  EXPECT_NE(measured.latency.reason.find("the history's 30 runs"), std::string::npos) << measured.latency.reason;
+}
+
+TEST(HistoryNoise, ANoisierRecordWidensTheAllowance) {
+  // The history saw the case move 0.3% one run in five: a check in that mode passes, where the
+  // baseline's five quiet runs alone would fail it.
+  std::vector<HistoryPoint> points = gated_runs(30, 0.02, 9);
+  for (std::size_t i = 2; i < points.size(); i += 5) points[i].medians[metric::latency_ns] *= 1.003;
+  const auto record = history_noise(points, history_thresholds(), "").at(kCopy);
+  EXPECT_EQ(judge_slower(nullptr, 0.0).result.verdict, Verdict::regressed);
+  const Judged judged = judge_slower(&record, 0.0);
+  EXPECT_EQ(judged.result.verdict, Verdict::pass) << judged.result.message;
+  EXPECT_EQ(judged.latency.threshold_source, "history");
+}
+
+}  // namespace
+}  // namespace perfgate
