@@ -191,4 +191,22 @@ TEST(CiPipelines, TheHistoryScriptAppendsGatesAndPushes) {
   EXPECT_NE(text.find("git -C \"$dir\" push"), std::string::npos);
 }
 
+// The perf jobs judge each case with the machine's own record of its noise: the history branch
+// the history job keeps, read before ctest runs.
+TEST(CiPipelines, PerfJobsJudgeWithTheMachinesHistory) {
+  std::string github;
+  for (const auto& step : load("ci/github/perfgate.yml")["jobs"]["perf"]["steps"])
+    if (step["run"]) github += step["run"].as<std::string>() + "\n";
+  const std::size_t history = github.find("PERFGATE_HISTORY=");
+  ASSERT_NE(history, std::string::npos);
+  EXPECT_LT(history, github.find("ctest --test-dir build -L perf"));
+  EXPECT_NE(github.find("--branch perfgate-history"), std::string::npos);
+  std::string gitlab;
+  for (const auto& line : load("ci/gitlab/perfgate.gitlab-ci.yml")["perf"]["script"])
+    gitlab += line.as<std::string>() + "\n";
+  const std::size_t exported = gitlab.find("export PERFGATE_HISTORY=");
+  ASSERT_NE(exported, std::string::npos);
+  EXPECT_LT(exported, gitlab.find("ctest --test-dir build -L perf"));
+}
+
 }  // namespace
