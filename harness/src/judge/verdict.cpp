@@ -89,7 +89,8 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
   } else {
     a.pct = threshold.min_allowed_pct.value_or(0);
     a.source = "floor";
-    a.why = "floor " + threshold.floor_key + "; " + sigma;
+    // A floor stands for what one period's runs cannot see; the machine's history measures it.
+    a.why = "floor " + threshold.floor_key + ", until this machine's history measures it (--history); " + sigma;
   }
   if (from_noise > a.pct) {
     a.pct = from_noise;
