@@ -8,6 +8,7 @@
 
 #include "judge/gpu_judge_fixture.h"
 #include "judge/judge_case.h"
+#include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "store/baseline_file.h"
 
