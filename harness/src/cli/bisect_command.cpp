@@ -245,6 +245,8 @@ int bisect_main(const BisectFlags& flags) {
     throw Error("bisect: the log " + log.file().string() + " does not replay (" + e.what() +
                 "): remove it to start afresh");
   }
+  double resumed_s = 0;  // what the replayed steps took when they ran
+  for (const BisectStep& s : progress.steps) resumed_s += s.build_s + s.measure_s;
   if (!progress.steps.empty())
     say(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
 
@@ -276,7 +278,7 @@ int bisect_main(const BisectFlags& flags) {
   outcome.source = git.top().string();
   outcome.expected = target.expected;
   outcome.steps = progress.steps;
-  outcome.wall_s = seconds_since(started);
+  outcome.wall_s = seconds_since(started) + resumed_s;
   std::vector<std::string> failed;
   for (const BisectStep& s : outcome.steps) {
     outcome.build_s += s.build_s;

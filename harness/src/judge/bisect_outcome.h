@@ -33,7 +33,7 @@ struct BisectOutcome {
   std::optional<ExpectedStep> expected;
   int builds = 0;
   int failed_builds = 0;
-  double wall_s = 0, build_s = 0, measure_s = 0;
+  double wall_s = 0, build_s = 0, measure_s = 0;  // wall_s: this run and, resumed, the steps replayed
 };
 
 BisectOutcome bisect_outcome(const Bisection& bisection);

@@ -37,7 +37,7 @@ std::string change_text(const BisectStep& s) {
 }  // namespace
 
 std::string render_bisect_step_line(const BisectOutcome& o, const BisectStep& s) {
-  std::string line = fmt::format("bisect: {} {} against {}: {}", short_sha(s.head), subject_of(o, s.head),
+  std::string line = fmt::format("{} {} against {}: {}", short_sha(s.head), subject_of(o, s.head),
                                  short_sha(s.base), to_string(s.outcome));
   if (s.ratio > 0) line += " " + ratio_text(s);
   if (s.outcome == StepOutcome::skipped) line += ": " + s.message;

@@ -11,7 +11,8 @@ namespace perfgate {
 
 std::string render_bisect_steps(const BisectOutcome& outcome);
 std::string render_bisect_conclusion(const BisectOutcome& outcome);
-// One step as a progress line: "bisect: 3/~6 1a2b3c4d5e6f subject: slower ×1.312 [1.29, 1.33]".
+// One step as a progress line: "1a2b3c4d5e6f subject against 0f1e2d3c4b5a: slower 1.312 [1.290, 1.330] (build 4 s,
+// measure 6 s)".
 std::string render_bisect_step_line(const BisectOutcome& outcome, const BisectStep& step);
 
 }  // namespace perfgate
