@@ -14,20 +14,8 @@
 # and pushed again without losing either run. Needs git and a token that may push the branch.
 set -euo pipefail
 perfgate="$1"; shift
-branch="${PERFGATE_HISTORY_BRANCH:-perfgate-history}"
-dir="${PERFGATE_HISTORY_DIR:-perfgate-history}"
-
-git config --global --add safe.directory "$PWD" 2>/dev/null || true
-if git fetch --quiet origin "+refs/heads/$branch:refs/remotes/origin/$branch" 2>/dev/null; then
-  git worktree add -B "$branch" "$dir" "origin/$branch"
-else
-  # The first run: an orphan branch holding only the history.
-  git worktree add --detach "$dir" HEAD
-  git -C "$dir" checkout --quiet --orphan "$branch"
-  git -C "$dir" rm -rfq .
-  printf '*.jsonl merge=union\n*.log merge=union\n' >"$dir/.gitattributes"
-  printf '*.lock\n' >"$dir/.gitignore"
-fi
+source "$(dirname "$0")/history_branch.bash"
+open_history_branch
 
 for results in "$@"; do
   [ -f "$results" ] && "$perfgate" report "$results" --history "$dir" --append-history >/dev/null
@@ -35,18 +23,5 @@ done
 
 status=0
 "$perfgate" history --history "$dir" --changes --gate --notify || status=$?
-
-git -C "$dir" add -A
-if ! git -C "$dir" diff --cached --quiet; then
-  git -C "$dir" -c user.name="perfgate" -c user.email="perfgate@users.noreply.invalid" \
-    commit --quiet -m "history: runs of ${PERFGATE_COMMIT:-$(git rev-parse HEAD)}"
-  for attempt in 1 2 3 4 5; do
-    git -C "$dir" push --quiet origin "HEAD:refs/heads/$branch" && break
-    [ "$attempt" = 5 ] && { echo "history: could not push $branch" >&2; exit 2; }
-    sleep $((attempt * 2))
-    git -C "$dir" fetch --quiet origin "+refs/heads/$branch:refs/remotes/origin/$branch"
-    git -C "$dir" -c user.name="perfgate" -c user.email="perfgate@users.noreply.invalid" \
-      rebase --quiet "origin/$branch"
-  done
-fi
+push_history_branch "history: runs of ${PERFGATE_COMMIT:-$(git rev-parse HEAD)}"
 exit "$status"

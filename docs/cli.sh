@@ -33,6 +33,7 @@ generated() {
   section report
   section history
   section history ack
+  section bisect
   section notify
 }
 

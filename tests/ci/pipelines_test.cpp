@@ -182,9 +182,18 @@ TEST(CiPipelines, GitlabKeepsTheHistoryOnTheDefaultBranch) {
   EXPECT_NE(script.find("ci/history.sh build/perfgate"), std::string::npos);
 }
 
+// A CI script with the branch helpers it sources (ci/history_branch.bash).
+std::string ci_script_text(const std::string& name) {
+  std::string text;
+  for (const std::string& file : {name, std::string("history_branch.bash")}) {
+    std::ifstream in(std::string(PERFGATE_SOURCE_DIR) + "/ci/" + file);
+    text.append((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  return text;
+}
+
 TEST(CiPipelines, TheHistoryScriptAppendsGatesAndPushes) {
-  std::ifstream in(std::string(PERFGATE_SOURCE_DIR) + "/ci/history.sh");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = ci_script_text("history.sh");
   EXPECT_NE(text.find("--append-history"), std::string::npos);
   EXPECT_NE(text.find("history --history \"$dir\" --changes --gate --notify"), std::string::npos);
   EXPECT_NE(text.find("merge=union"), std::string::npos);
@@ -207,6 +216,37 @@ TEST(CiPipelines, PerfJobsJudgeWithTheMachinesHistory) {
   const std::size_t exported = gitlab.find("export PERFGATE_HISTORY=");
   ASSERT_NE(exported, std::string::npos);
   EXPECT_LT(exported, gitlab.find("ctest --test-dir build -L perf"));
+}
+
+// Bisect: when the main-branch history gate fails (a new regression change point), a job per
+// machine class bisects the change points of its machine (ci/bisect.sh) and pushes the culprit
+// into the history branch.
+TEST(CiPipelines, GithubBisectsANewChangePoint) {
+  const YAML::Node job = load("ci/github/perfgate.yml")["jobs"]["bisect"];
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job["needs"].as<std::string>(), "history");
+  EXPECT_NE(job["if"].as<std::string>().find("needs.history.result == 'failure'"), std::string::npos);
+  EXPECT_EQ(job["permissions"]["contents"].as<std::string>(), "write");
+  EXPECT_NE(run_lines(job["steps"]).find("ci/bisect.sh build/perfgate"), std::string::npos);
+  EXPECT_NE(YAML::Dump(job).find("fetch-depth: 0"), std::string::npos);
+}
+
+TEST(CiPipelines, GitlabBisectsANewChangePoint) {
+  const YAML::Node pipeline = load("ci/gitlab/perfgate.gitlab-ci.yml");
+  const YAML::Node job = pipeline["bisect"];
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job["rules"][0]["when"].as<std::string>(), "on_failure");
+  EXPECT_EQ(job["needs"][0].as<std::string>(), "history");
+  std::string script;
+  for (const auto& line : job["script"]) script += line.as<std::string>() + "\n";
+  EXPECT_NE(script.find("ci/bisect.sh build/perfgate"), std::string::npos);
+}
+
+TEST(CiPipelines, TheBisectScriptBisectsWhatNoBisectRecorded) {
+  const std::string text = ci_script_text("bisect.sh");
+  EXPECT_NE(text.find("--unbisected"), std::string::npos);
+  EXPECT_NE(text.find("bisect --change-point \"$id\" --history \"$dir\""), std::string::npos);
+  EXPECT_NE(text.find("git -C \"$dir\" push"), std::string::npos);
 }
 
 }  // namespace

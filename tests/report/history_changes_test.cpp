@@ -58,5 +58,22 @@ TEST(HistoryChanges, TheTrendPlotMarksSegmentsAndChangePoints) {
   EXPECT_NE(html.find("1 change point"), std::string::npos);
 }
 
+// A change point bisected (BISECTED.log): the table, the JSON and the HTML trend name the commit.
+TEST(HistoryChanges, ABisectedChangePointNamesItsCommit) {
+  const RunResult run = test::mixed_run();
+  auto histories = judged(run);
+  ASSERT_EQ(histories[0].changes.size(), 1u);
+  const std::string id = histories[0].changes[0].id;
+  attach_bisections(
+      histories, {{id, {id, {{"0123456789abcdef", "copy: one more pass", 11.8, 10.9, 12.7, true}}, 6, ""}}});
+  const std::string table = render_changes_table(histories);
+  EXPECT_NE(table.find("bisected to 0123456789 (+11.8%)"), std::string::npos) << table;
+  const auto dumped = changes_json(histories).dump();
+  EXPECT_NE(dumped.find("\"bisected_to\""), std::string::npos) << dumped;
+  EXPECT_NE(dumped.find("copy: one more pass"), std::string::npos) << dumped;
+  const std::string html = html::history_section(run, {}, histories);
+  EXPECT_NE(html.find("bisected to 0123456789"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfgate

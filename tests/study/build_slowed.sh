@@ -28,7 +28,8 @@
 # With ccache installed both builds compile through it (PERFGATE_CCACHE), each with its own
 # source tree as ccache's base_dir, so the unchanged sources compile from the cache.
 # Environment: PERFGATE_SOURCE_DIR (default: this script's project), CMAKE_ARGS (extra
-# configure arguments, e.g. -DPERFGATE_VULKAN=OFF).
+# configure arguments, e.g. -DPERFGATE_VULKAN=OFF), PATCH_ONLY=1 (patch the copy, print the
+# patched file's path and build nothing: tests/study/bisect_planted.sh commits it).
 set -euo pipefail
 if [ $# -ne 3 ]; then
   echo "usage: $0 KERNEL PCT OUTDIR   (KERNEL: copy/cpu, copy/vulkan or matmul/vulkan; PCT: 1..100, copy/cpu 1..900)" >&2
@@ -136,6 +137,7 @@ PY
     ;;
 esac
 grep -q "build_slowed.sh: ${pct}% more work" "$file" || { echo "$0: patching $file failed" >&2; exit 2; }
+[ -n "${PATCH_ONLY:-}" ] && { echo "$file"; exit 0; }
 
 # The copy's own CMakeLists compiles through ccache (PERFGATE_CCACHE) with paths relative to
 # its source tree, so every object but the patched kernel's comes from the original's cache.

@@ -135,7 +135,8 @@ class ServePair : public AbPair {
  public:
   ServePair(const CaseSpec& spec, const AbSettings& settings, const std::vector<std::string>& arguments)
       : base_("base", settings.base_binary, arguments, spec.backend),
-        head_("head", this_executable(), arguments, spec.backend) {}
+        head_("head", settings.head_binary.empty() ? this_executable() : settings.head_binary, arguments,
+              spec.backend) {}
 
   // Both children are started before either prepares, then each is waited for in turn.
   void await_ready() {

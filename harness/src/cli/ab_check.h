@@ -14,6 +14,7 @@ namespace perfgate {
 struct AbSettings {
   std::string base_binary;  // a perfgate executable (see resolve_base_binary)
   std::string device;       // --device, passed to both sides
+  std::string head_binary;  // "" = this executable (`bisect` measures two other builds)
 };
 
 // `path` is the base build's perfgate executable, or a build folder holding one ("perfgate",

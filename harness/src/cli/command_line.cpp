@@ -9,6 +9,7 @@
 
 #include "cli/baseline_subcommands.h"
 #include "cli/commands.h"
+#include "cli/commit_builds.h"
 #include "cli/run_cases.h"
 #include "core/sysinfo.h"
 #include "perfgate/error.h"
@@ -352,6 +353,9 @@ void add_history_command(CLI::App& app, Context& context) {
   history->add_flag("--notify", flags->notify,
                     "Post one webhook alert per new regression change point (each only once)");
   history->add_flag("--json", flags->json, "JSON instead of the table");
+  history->add_flag("--unbisected", flags->unbisected,
+                    "Print the ids of open regression change points that no `perfgate bisect --change-point` "
+                    "has recorded yet, one a line (what CI's bisect job bisects)");
   history
       ->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML): its `history` settings")
       ->capture_default_str();
@@ -407,6 +411,90 @@ See docs/webhooks.md.)");
   notify->callback([flags, &context] { context.exit_code = notify_main(*flags); });
 }
 
+void add_bisect_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<BisectFlags>();
+  flags->source = context.project_dir;
+  flags->common.thresholds_dir = context.thresholds_dir();
+  flags->common.baselines_dir = context.baselines_dir();
+  const BuildTemplates defaults = default_build_templates();
+  flags->configure = defaults.configure;
+  flags->build = defaults.build;
+  flags->binary = defaults.binary;
+  CLI::App* bisect = app.add_subcommand("bisect",
+                                        "Find the first commit of a range at which cases got slower: each "
+                                        "commit built in a worktree of its own "
+                                        "and measured A/B, at the same moment, against the good end");
+  bisect->add_option("CASE", flags->common.cases,
+                     "Case ids to bisect (a commit is slower when one of them is); none with --change-point");
+  bisect->add_option("--good", flags->good, "A commit (sha, branch, tag, HEAD~N) where the cases were fast");
+  bisect->add_option("--bad", flags->bad,
+                     "A later commit, on the first-parent line after --good, where they were slower");
+  bisect->add_option(
+      "--change-point", flags->change_point,
+      "Bisect a change point of the history instead (cp-..., `perfgate history --changes`): its "
+      "case, its commit range and its machine");
+  bisect->add_option("--history", flags->history_dir,
+                     "History folder holding the change point; the culprit is recorded there (BISECTED.log)");
+  bisect
+      ->add_option("--source", flags->source,
+                   "The git repository to bisect (default: the project this perfgate "
+                   "was built from)");
+  bisect
+      ->add_option(
+          "--configure", flags->configure,
+          "Configure command, run once in the worktree ({source}, {build}, {sha}, {target} replaced; "
+          "empty: none)")
+      ->capture_default_str();
+  bisect
+      ->add_option("--build", flags->build,
+                   "Build command, run per commit (empty: --binary names prebuilt binaries, one per {sha})")
+      ->capture_default_str();
+  bisect
+      ->add_option("--binary", flags->binary,
+                   "Where a commit's perfgate binary is after its build ({target}: this binary's name)")
+      ->capture_default_str();
+  bisect
+      ->add_option("--unrelated", flags->unrelated,
+                   "Glob of files no case depends on (repeatable): a commit changing only such files is "
+                   "neither built nor measured; '' measures every commit")
+      ->capture_default_str();
+  bisect
+      ->add_option("--max-builds", flags->max_builds,
+                   "Stop before building more commits than this (both ends "
+                   "included)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1000));
+  bisect
+      ->add_option("--remeasure", flags->remeasure,
+                   "Measure an inconclusive step again at most this many times before setting it aside")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 20));
+  bisect->add_option(
+      "--work-dir", flags->work_dir,
+      "Worktree, builds, kept binaries and the log (default: under --cache-dir, one per range); "
+      "the same command run again resumes from its log");
+  bisect->add_option("--json", flags->common.json_file,
+                     "Write the outcome to FILE (first_bad: the full sha; the steps)");
+  bisect->add_flag("--notify", flags->notify,
+                   "Post the outcome to the webhook (signed; the outbox keeps it if undelivered)");
+  bisect->add_option("--device", flags->common.device, "Vulkan device: index or part of its name");
+  bisect
+      ->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the A/B settings")
+      ->capture_default_str();
+  bisect
+      ->add_option("--baselines", flags->common.baselines_dir, "Approved baselines, as for history --changes")
+      ->capture_default_str();
+  add_cache_dir_option(*bisect, flags->common);
+  bisect->add_option("--seed", flags->common.seed, "Seed of the random inputs (default: fresh each step)");
+  bisect->footer(
+      "Exit codes: 0 an answer: the first slower commit named, or no commit is slower; 1 no answer: stopped "
+      "at "
+      "--max-builds, or the range's total step stayed inconclusive; 2 bad input, or an end that does not "
+      "build "
+      "or lacks the case. See docs/history.md.");
+  bisect->callback([flags, &context] { context.exit_code = bisect_main(*flags); });
+}
+
 // Hidden: `check --base` runs it.
 void add_serve_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<ServeFlags>();
@@ -456,6 +544,7 @@ int run_command_line(int argc, char** argv, Context& context) {
   add_report_command(app, context);
   add_history_command(app, context);
   add_notify_command(app, context);
+  add_bisect_command(app, context);
   add_serve_command(app, context);
   add_measure_command(app, context);
   try {

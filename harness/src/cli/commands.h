@@ -127,6 +127,7 @@ struct HistoryFlags {
   bool changes = false;
   bool gate = false;
   bool notify = false;
+  bool unbisected = false;           // print the open regression change points no bisect has recorded
   std::string program = "perfgate";  // as typed, for the command its gate prints
 };
 int history_main(const HistoryFlags& flags);
@@ -136,6 +137,21 @@ struct AckFlags {
   std::string thresholds_dir, baselines_dir;  // to find the id among the history's changes
 };
 int ack_main(const AckFlags& flags);
+
+// bisect: the first commit of a range at which cases got slower, each step measured A/B.
+struct BisectFlags {
+  CommonOptions common;  // cases, device, thresholds, baselines, cache dir, seed, json
+  std::string good, bad;
+  std::string change_point, history_dir;  // --change-point ID --history DIR instead of cases and a range
+  std::string source;                     // default: the project this binary was built from
+  std::string configure, build, binary;   // command templates (cli/commit_builds.h)
+  std::vector<std::string> unrelated = {"*.md", "docs/*"};
+  int max_builds = 12;
+  int remeasure = 2;
+  std::string work_dir;  // default: under the cache folder, one per repository, cases and range
+  bool notify = false;
+};
+int bisect_main(const BisectFlags& flags);
 
 struct NotifyFlags {
   std::vector<std::string> results;

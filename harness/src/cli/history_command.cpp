@@ -99,7 +99,7 @@ int send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& histo
 
 int history_main(const HistoryFlags& flags) {
   if (flags.history_dir.empty()) throw Error("history: --history DIR is required");
-  if (!flags.changes && !flags.gate && !flags.notify) {
+  if (!flags.changes && !flags.gate && !flags.notify && !flags.unbisected) {
     if (flags.case_globs.empty())
       throw Error("history: name a CASE (or a glob), or ask for --changes or --gate");
     const std::vector<HistoryPoint> points = selected_points(flags);
@@ -117,10 +117,17 @@ int history_main(const HistoryFlags& flags) {
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
   std::optional<BaselineStore> baselines;
   if (std::filesystem::is_directory(flags.baselines_dir)) baselines.emplace(flags.baselines_dir);
-  const std::vector<CaseHistory> histories =
+  std::vector<CaseHistory> histories =
       analyse_history(selected_points(flags), thresholds, baselines ? &*baselines : nullptr,
                       read_acknowledgements(flags.history_dir));
+  attach_bisections(histories, read_bisected(flags.history_dir));
   if (histories.empty()) say(fmt::format("no entries under {}", flags.history_dir));
+  if (flags.unbisected) {
+    for (const CaseHistory& h : histories)
+      for (const HistoryChange* c : h.open_regressions())
+        if (!c->bisected) std::printf("%s\n", c->id.c_str());
+    return 0;
+  }
 
   if (flags.json)
     std::cout << changes_json(histories).dump(2) << "\n";

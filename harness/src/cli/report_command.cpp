@@ -40,8 +40,11 @@ std::vector<CaseHistory> judged_history(const ReportFlags& flags, const RunResul
     if (ids.count(p.case_id)) points.push_back(std::move(p));
   std::optional<BaselineStore> baselines;
   if (std::filesystem::is_directory(flags.baselines_dir)) baselines.emplace(flags.baselines_dir);
-  return analyse_history(points, ThresholdSet::load(flags.thresholds_dir), baselines ? &*baselines : nullptr,
-                         read_acknowledgements(flags.history_dir));
+  std::vector<CaseHistory> histories =
+      analyse_history(points, ThresholdSet::load(flags.thresholds_dir), baselines ? &*baselines : nullptr,
+                      read_acknowledgements(flags.history_dir));
+  attach_bisections(histories, read_bisected(flags.history_dir));
+  return histories;
 }
 
 // "-" is standard output.

@@ -28,6 +28,16 @@ nlohmann::json change_json(const HistoryChange& c) {
                    {"known_boundary", c.boundary},
                    {"acknowledged", c.acknowledged.has_value()}};
   if (c.acknowledged) j["acknowledged_by"] = c.acknowledged->by, j["ack_reason"] = c.acknowledged->reason;
+  if (c.bisected) {
+    nlohmann::json commits = nlohmann::json::array();
+    for (const BisectedCommit& b : c.bisected->commits)
+      commits.push_back({{"sha", b.sha},
+                         {"subject", b.subject},
+                         {"change_pct", b.change_pct},
+                         {"interval_pct", {b.low_pct, b.high_pct}},
+                         {"exact", b.exact}});
+    j["bisected_to"] = commits;
+  }
   return j;
 }
 namespace {
@@ -141,6 +151,12 @@ std::vector<CaseHistory> analyse_history(const std::vector<HistoryPoint>& points
     if (!h.points.empty()) out.push_back(std::move(h));
   }
   return out;
+}
+
+void attach_bisections(std::vector<CaseHistory>& histories, const std::map<std::string, Bisected>& bisected) {
+  for (CaseHistory& h : histories)
+    for (HistoryChange& c : h.changes)
+      if (auto b = bisected.find(c.id); b != bisected.end()) c.bisected = b->second;
 }
 
 }  // namespace perfgate

@@ -29,6 +29,7 @@ struct HistoryChange {
   std::string boundary;       // "kernel source", "driver", "kernel source and driver" or ""
   bool regression = false;    // worse by the metric's direction
   std::optional<Acknowledgement> acknowledged;
+  std::optional<Bisected> bisected;  // where `perfgate bisect --change-point` found the step
 };
 
 // A change point's fields as JSON, one record for `history --changes --json` and the webhook alert.
@@ -58,5 +59,8 @@ struct CaseHistory {
 std::vector<CaseHistory> analyse_history(const std::vector<HistoryPoint>& points,
                                          const ThresholdSet& thresholds, const BaselineStore* baselines,
                                          const std::map<std::string, Acknowledgement>& acknowledgements);
+
+// Sets each change point's `bisected` from the records of BISECTED.log (store/history_log.h).
+void attach_bisections(std::vector<CaseHistory>& histories, const std::map<std::string, Bisected>& bisected);
 
 }  // namespace perfgate

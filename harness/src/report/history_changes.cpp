@@ -20,8 +20,9 @@ std::string kind(const HistoryChange& c) {
 }
 
 std::string status(const HistoryChange& c) {
-  if (c.acknowledged) return "acknowledged by " + c.acknowledged->by;
-  return c.regression ? "OPEN" : "";
+  std::string s = c.acknowledged ? "acknowledged by " + c.acknowledged->by : c.regression ? "OPEN" : "";
+  if (c.bisected) s += (s.empty() ? "" : ", ") + bisected_text(*c.bisected);
+  return s;
 }
 
 std::string drift_line(const CaseHistory& h) {
@@ -36,6 +37,14 @@ std::string drift_line(const CaseHistory& h) {
 }
 
 }  // namespace
+
+std::string bisected_text(const Bisected& b) {
+  std::string text = "bisected to";
+  for (std::size_t i = 0; i < b.commits.size(); ++i)
+    text += fmt::format("{} {}{} ({:+.1f}%)", i ? "," : "", b.commits[i].exact ? "" : "one of ..",
+                        b.commits[i].sha.substr(0, 10), b.commits[i].change_pct);
+  return text;
+}
 
 std::string format_history_value(const std::string& metric, double value) {
   return metric == metric::latency_ns ? format_duration_ns(value) : fixed_digits(value, 4);

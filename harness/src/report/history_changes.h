@@ -16,6 +16,9 @@ nlohmann::json changes_json(const std::vector<CaseHistory>& histories);
 // "## History" with one row per change point and per failing drift; "" when there is none.
 std::string render_history_markdown(const std::vector<CaseHistory>& histories);
 
+// "bisected to 1a2b3c4d5e (+31.2%)": a change point's culprits, for the table and the HTML.
+std::string bisected_text(const Bisected& bisected);
+
 // A value of the judged metric: a duration for latency_ns, a plain ratio for relative_latency.
 std::string format_history_value(const std::string& metric, double value);
 

@@ -94,8 +94,13 @@ std::string judged_history_figure(const CaseResult& c, const CaseHistory& h) {
                                     change.commit_after.substr(0, 10), format(change.step.median_before),
                                     format(change.step.median_after), change.step.magnitude_pct),
                         change.regression ? "#c62828" : "#2e7d32"}}});
-  return figure(case_caption(c) + fmt::format(" · {} runs · {} change point{}", h.points.size(),
-                                              h.changes.size(), h.changes.size() == 1 ? "" : "s"),
+  std::string bisected;
+  for (const HistoryChange& change : h.changes)
+    if (change.bisected) bisected += " · " + xml_escape(change.id + " " + bisected_text(*change.bisected));
+  return figure(case_caption(c) +
+                    fmt::format(" · {} runs · {} change point{}", h.points.size(), h.changes.size(),
+                                h.changes.size() == 1 ? "" : "s") +
+                    bisected,
                 svg::line_chart_svg(series, axes, "History of " + c.id, 260));
 }
 

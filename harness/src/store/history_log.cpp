@@ -51,6 +51,40 @@ std::map<std::string, Acknowledgement> read_acknowledgements(const std::filesyst
   return acks;
 }
 
+std::filesystem::path bisected_file(const std::filesystem::path& history_dir) {
+  return history_dir / "BISECTED.log";
+}
+
+void append_bisected(const std::filesystem::path& history_dir, const Bisected& b) {
+  if (b.id.empty() || b.commits.empty())
+    throw Error("history: a bisect record needs a change point and a commit");
+  json commits = json::array();
+  for (const BisectedCommit& c : b.commits)
+    commits.push_back({{"sha", c.sha},
+                       {"subject", c.subject},
+                       {"change_pct", c.change_pct},
+                       {"interval_pct", {c.low_pct, c.high_pct}},
+                       {"exact", c.exact}});
+  append_line(bisected_file(history_dir),
+              {{"id", b.id}, {"commits", commits}, {"builds", b.builds}, {"at", b.at}});
+}
+
+std::map<std::string, Bisected> read_bisected(const std::filesystem::path& history_dir) {
+  std::map<std::string, Bisected> records;
+  for_each_json_line(bisected_file(history_dir), "log entry", [&](const json& j) {
+    Bisected b{j.at("id").get<std::string>(), {}, j.value("builds", 0), j.value("at", "")};
+    for (const json& c : j.at("commits")) {
+      const json interval = c.value("interval_pct", json::array({0.0, 0.0}));
+      b.commits.push_back({c.at("sha").get<std::string>(), c.value("subject", ""), c.value("change_pct", 0.0),
+                           interval.at(0).get<double>(), interval.at(1).get<double>(),
+                           c.value("exact", true)});
+    }
+    if (b.commits.empty()) throw Error("a bisect record with no commit");
+    records[b.id] = std::move(b);
+  });
+  return records;
+}
+
 void append_alerted(const std::filesystem::path& history_dir, const std::string& id, const std::string& at) {
   append_line(alerted_file(history_dir), {{"id", id}, {"at", at}});
 }

@@ -1,0 +1,310 @@
+// `perfgate bisect CASE... --good REV --bad REV` (or `--change-point ID --history DIR`): the first
+// commit of a range at which the cases got slower. Wiring only: judge/bisection.h searches,
+// cli/commit_builds.h builds each commit in a worktree of its own, the A/B gate of `check --base`
+// measures each step (gate/paired_measurement.h, two `perfgate serve` children), report/
+// prints, notify/ alerts, and the history records the culprit beside the change point.
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/ab_check.h"
+#include "cli/child_process.h"
+#include "cli/commands.h"
+#include "cli/commit_builds.h"
+#include "cli/git_range.h"
+#include "cli/run_info.h"
+#include "core/atomic_file.h"
+#include "core/content_digest.h"
+#include "gate/gate.h"
+#include "gate/paired_measurement.h"
+#include "judge/bisect_outcome.h"
+#include "judge/history_analysis.h"
+#include "notify/bisect_alert.h"
+#include "notify/config.h"
+#include "notify/webhook_sender.h"
+#include "perfgate/error.h"
+#include "report/bisect_report.h"
+#include "store/bisect_log.h"
+
+namespace perfgate {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Exit codes (docs/history.md).
+constexpr int kAnswered = 0;   // the first slower commit named, or no commit is slower
+constexpr int kUndecided = 1;  // stopped at --max-builds, or the total step stayed inconclusive
+constexpr int kCannot = 2;     // an end that does not build or lacks the case
+
+void say(const std::string& line) { std::cerr << "perfgate bisect: " << line << "\n"; }
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// What is bisected: the cases and the range, from the command line or from a change point.
+struct Target {
+  std::vector<std::string> cases;
+  std::string good, bad;
+  std::optional<ExpectedStep> expected;
+};
+
+Target target_of(const BisectFlags& flags) {
+  if (flags.change_point.empty()) {
+    if (flags.common.cases.empty())
+      throw Error(
+          "bisect: name the CASE to bisect (perfgate list shows them), or give --change-point ID --history "
+          "DIR");
+    if (flags.good.empty() || flags.bad.empty())
+      throw Error("bisect: give both --good REV and --bad REV (or --change-point ID --history DIR)");
+    return {flags.common.cases, flags.good, flags.bad, std::nullopt};
+  }
+  if (flags.history_dir.empty())
+    throw Error("bisect: --change-point " + flags.change_point +
+                " needs --history DIR, the history it was found in");
+  if (!flags.common.cases.empty() || !flags.good.empty() || !flags.bad.empty())
+    throw Error(
+        "bisect: --change-point takes the case and the range from the history: give no CASE, --good or "
+        "--bad");
+  std::optional<BaselineStore> baselines;
+  if (fs::is_directory(flags.common.baselines_dir)) baselines.emplace(flags.common.baselines_dir);
+  for (const CaseHistory& h :
+       analyse_history(read_all_history(flags.history_dir), ThresholdSet::load(flags.common.thresholds_dir),
+                       baselines ? &*baselines : nullptr, read_acknowledgements(flags.history_dir)))
+    for (const HistoryChange& c : h.changes) {
+      if (c.id != flags.change_point) continue;
+      if (c.commit_before == c.run_before || c.commit_after == c.run_after)
+        throw Error("bisect: change point " + c.id + ": its runs recorded no commit (" + c.run_before + ", " +
+                    c.run_after + "), so there is no range to bisect");
+      return {{h.case_id},
+              c.commit_before,
+              c.commit_after,
+              ExpectedStep{c.id, h.machine_id, c.step.magnitude_pct, c.step.low_pct, c.step.high_pct}};
+    }
+  throw Error("bisect: --change-point " + flags.change_point + " is no change point of the history in " +
+              flags.history_dir + " (`perfgate history --changes --history " + flags.history_dir +
+              "` lists them)");
+}
+
+bool only_unrelated(const RangeCommit& c, const std::vector<std::string>& globs) {
+  return std::all_of(c.files.begin(), c.files.end(), [&](const std::string& file) {
+    return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) {
+      return !g.empty() && fnmatch(g.c_str(), file.c_str(), 0) == 0;
+    });
+  });
+}
+
+// This machine's id for the cases' backend, as `list --machine-id` says it.
+std::string this_machine(const CaseSpec& spec, const std::string& device) {
+  std::vector<std::string> args = {"list", "--machine-id", "--backend", std::string(to_string(spec.backend))};
+  if (!device.empty()) args.insert(args.end(), {"--device", device});
+  std::string id = run_self(args, true).stdout_text;
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  return id;
+}
+
+StepOutcome outcome_of(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regressed: return StepOutcome::slower;
+    case Verdict::pass:
+    case Verdict::improved: return StepOutcome::not_slower;
+    case Verdict::inconclusive: return StepOutcome::inconclusive;
+    default: return StepOutcome::skipped;
+  }
+}
+
+// Worse first: one skipped case skips the step, one slower case makes it slower.
+int severity(StepOutcome o) {
+  switch (o) {
+    case StepOutcome::skipped: return 3;
+    case StepOutcome::slower: return 2;
+    case StepOutcome::inconclusive: return 1;
+    case StepOutcome::not_slower: return 0;
+  }
+  return 3;
+}
+
+// Every case measured A/B, head build against base build, as `check --base` does: rounds until
+// settled, a regression confirmed by a fresh pair.
+void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const AbSettings& settings,
+                  const ThresholdSet& thresholds, const CommonOptions& common) {
+  const auto start = Clock::now();
+  bool first = true;
+  for (const CaseSpec& spec : specs) {
+    PairedSource source(thresholds, [&settings](const CaseSpec& s, std::uint64_t seed) {
+      return start_serve_pair(s, settings, seed);
+    });
+    Gate gate(source, common.input_seed());
+    const CaseResult r = gate.run(spec);
+    const StepOutcome o = outcome_of(r.verdict);
+    const double ratio = r.ab ? r.ab->median_ratio : 0;
+    // The step is its worst case's: the most severe verdict, then the largest ratio.
+    const bool worse = first || severity(o) > severity(step.outcome) ||
+                       (severity(o) == severity(step.outcome) && ratio > step.ratio);
+    first = false;
+    if (!worse) continue;
+    step.outcome = o;
+    step.message = (specs.size() > 1 ? spec.id + ": " : "") + r.message;
+    step.base_failed = o == StepOutcome::skipped && r.message.starts_with("base build");
+    step.ratio = ratio;
+    step.low = r.ab ? r.ab->interval_low : 0;
+    step.high = r.ab ? r.ab->interval_high : 0;
+    step.rounds = r.ab ? r.ab->rounds : 0;
+  }
+  step.measure_s = seconds_since(start);
+}
+
+fs::path default_work_dir(const BisectFlags& flags, const GitRange& git, const std::string& cases,
+                          const std::string& good, const std::string& bad) {
+  const std::string digest = sha256_digest(git.top().string() + "\n" + cases + "\n" + good + "\n" + bad);
+  return flags.common.cache_path() / "bisect" /
+         (git.top().filename().string() + "-" + digest.substr(digest.find(':') + 1, 12));
+}
+
+void send_alert(const BisectOutcome& outcome) {
+  const Environment env = process_environment();
+  const WebhookConfig config = load_webhook_config(env, say);
+  if (!config.url)
+    return say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
+  WebhookSender sender(config, {}, {.log = say});
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const Alert alert = make_bisect_alert(outcome, ci_context(env), config.format, now_ms);
+  const SendReport report = sender.send(alert);
+  const bool delivered = std::find(report.delivered_ids.begin(), report.delivered_ids.end(), alert.id) !=
+                         report.delivered_ids.end();
+  say(delivered ? "alert delivered"
+                : fmt::format("alert not delivered: it waits in {}; `perfgate notify` sends it",
+                              config.outbox.string()));
+}
+
+}  // namespace
+
+int bisect_main(const BisectFlags& flags) {
+  const auto started = Clock::now();
+  const Target target = target_of(flags);
+  std::vector<CaseSpec> specs;
+  std::string cases;
+  for (const std::string& id : target.cases) {
+    try {
+      specs.push_back(parse_case_id(id));
+    } catch (const Error& e) {
+      throw Error(
+          std::string("bisect: ") + e.what() +
+          " in this perfgate (`perfgate list` shows its cases; a project bisects with its own perfgate)");
+    }
+    cases += (cases.empty() ? "" : " ") + id;
+  }
+  const GitRange git(flags.source);
+  if (const auto modified = git.modified_files(); !modified.empty())
+    throw Error(
+        fmt::format("bisect: the source {} has uncommitted changes ({}{}): commit or stash them; bisect "
+                    "builds committed revisions only",
+                    git.top().string(), modified.front(),
+                    modified.size() > 1 ? fmt::format(" and {} more", modified.size() - 1) : ""));
+  const std::string good = git.resolve(target.good, "--good"), bad = git.resolve(target.bad, "--bad");
+  if (good == bad) throw Error("bisect: --good and --bad name the same commit " + good);
+  std::vector<BisectCommit> commits;
+  for (const RangeCommit& c : git.commits(good, bad))
+    commits.push_back(
+        {c.sha, c.subject, c.sha != good && c.sha != bad && only_unrelated(c, flags.unrelated)});
+
+  const std::string machine = this_machine(specs.front(), flags.common.device);
+  if (target.expected && machine != target.expected->machine_id)
+    throw Error("bisect: change point " + target.expected->change_id + " was found on " +
+                target.expected->machine_id + ", and this is " + machine + ": bisect it on that machine");
+  const fs::path work =
+      flags.work_dir.empty() ? default_work_dir(flags, git, cases, good, bad) : fs::path(flags.work_dir);
+  const auto unrelated =
+      std::count_if(commits.begin(), commits.end(), [](const BisectCommit& c) { return c.unrelated; });
+  say(fmt::format("{} on {}: {} commits from {} to {} ({} changing only {}); work folder {}", cases, machine,
+                  commits.size(), good.substr(0, 12), bad.substr(0, 12), unrelated,
+                  "unrelated files, not built", work.string()));
+
+  BisectLog log(work / "bisect.log", {cases, good, bad});
+  Bisection bisection(commits, {flags.max_builds, flags.remeasure});
+  BisectOutcome progress = bisect_outcome(bisection);
+  progress.expected = target.expected;
+  try {
+    for (const BisectStep& s : log.replayed()) {
+      if (!bisection.next()) break;
+      bisection.record(s);
+      progress.steps.push_back(s);
+    }
+  } catch (const Error& e) {
+    throw Error("bisect: the log " + log.file().string() + " does not replay (" + e.what() +
+                "): remove it to start afresh");
+  }
+  double resumed_s = 0;  // what the replayed steps took when they ran
+  for (const BisectStep& s : progress.steps) resumed_s += s.build_s + s.measure_s;
+  if (!progress.steps.empty())
+    say(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
+
+  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+  CommitBuilds builds(git, work, {flags.configure, flags.build, flags.binary},
+                      fs::read_symlink("/proc/self/exe").filename().string());
+  while (const auto probe = bisection.next()) {
+    BisectStep step{commits[probe->head].sha, commits[probe->base].sha};
+    const CommitBuild base = builds.get(step.base);
+    const CommitBuild head = builds.get(step.head);
+    step.build_s = base.build_s + head.build_s;
+    if (!base.binary) {
+      step.base_failed = true;
+      step.message = "the base " + step.base.substr(0, 12) + " " + base.failure;
+    } else if (!head.binary) {
+      step.message = head.failure;
+    } else {
+      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, flags.common);
+    }
+    log.append(step);
+    bisection.record(step);
+    progress.steps.push_back(step);
+    say(render_bisect_step_line(progress, step));
+  }
+
+  BisectOutcome outcome = bisect_outcome(bisection);
+  outcome.case_ids = target.cases;
+  outcome.machine_id = machine;
+  outcome.source = git.top().string();
+  outcome.expected = target.expected;
+  outcome.steps = progress.steps;
+  outcome.wall_s = seconds_since(started) + resumed_s;
+  std::vector<std::string> failed;
+  for (const BisectStep& s : outcome.steps) {
+    outcome.build_s += s.build_s;
+    outcome.measure_s += s.measure_s;
+    const std::string& who = s.base_failed ? s.base : s.head;
+    if (s.outcome == StepOutcome::skipped && std::find(failed.begin(), failed.end(), who) == failed.end())
+      failed.push_back(who);
+  }
+  outcome.failed_builds = static_cast<int>(failed.size());
+  std::fputs(render_bisect_steps(outcome).c_str(), stdout);
+  std::fputs(render_bisect_conclusion(outcome).c_str(), stdout);
+  if (!flags.common.json_file.empty())
+    write_file_atomically(flags.common.json_file, bisect_json(outcome).dump(2) + "\n");
+  if (target.expected && !outcome.culprits.empty()) {
+    append_bisected(flags.history_dir, bisected_record(outcome, utc_now_iso8601()));
+    say("recorded beside change point " + target.expected->change_id + " in " +
+        bisected_file(flags.history_dir).string());
+  }
+  if (flags.notify) send_alert(outcome);
+  switch (outcome.end) {
+    case BisectEnd::found:
+    case BisectEnd::none_slower: return kAnswered;
+    case BisectEnd::good_unusable:
+    case BisectEnd::bad_unusable: return kCannot;
+    default: return kUndecided;
+  }
+}
+
+}  // namespace perfgate

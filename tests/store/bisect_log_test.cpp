@@ -1,0 +1,93 @@
+// A bisect's log: steps appended are replayed by the same bisect (same case and range), a log of
+// another bisect starts afresh, and a cut or foreign line is an error naming the file and line.
+// The history's BISECTED.log keeps the newest record per change point.
+#include "store/bisect_log.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "perfgate/error.h"
+#include "store/history_log.h"
+#include "store/store_fixture.h"
+
+namespace perfgate {
+namespace {
+
+using BisectLogTest = testing::StoreTest;
+
+BisectStep logged_step(const std::string& head, StepOutcome outcome, double ratio) {
+  BisectStep s;
+  s.head = head;
+  s.base = "good";
+  s.outcome = outcome;
+  s.ratio = ratio;
+  s.low = ratio - 0.01;
+  s.high = ratio + 0.01;
+  s.rounds = 20;
+  s.message = "A/B: ...";
+  s.build_s = 3.5;
+  s.measure_s = 4.25;
+  return s;
+}
+
+TEST_F(BisectLogTest, TheSameBisectReplaysItsSteps) {
+  const auto file = dir_ / "work" / "bisect.log";
+  const BisectKey key{"copy/cpu/n=1048576", "good", "bad"};
+  {
+    BisectLog log(file, key);
+    EXPECT_TRUE(log.replayed().empty());
+    log.append(logged_step("bad", StepOutcome::slower, 1.3));
+    log.append(logged_step("mid", StepOutcome::skipped, 0));
+  }
+  BisectLog again(file, key);
+  ASSERT_EQ(again.replayed().size(), 2u);
+  const BisectStep& s = again.replayed()[0];
+  EXPECT_EQ(s.head, "bad");
+  EXPECT_EQ(s.outcome, StepOutcome::slower);
+  EXPECT_DOUBLE_EQ(s.ratio, 1.3);
+  EXPECT_DOUBLE_EQ(s.low, 1.29);
+  EXPECT_EQ(s.rounds, 20);
+  EXPECT_DOUBLE_EQ(s.measure_s, 4.25);
+  EXPECT_EQ(again.replayed()[1].outcome, StepOutcome::skipped);
+}
+
+TEST_F(BisectLogTest, AnotherBisectStartsAfresh) {
+  const auto file = dir_ / "bisect.log";
+  BisectLog(file, {"copy/cpu/n=1048576", "good", "bad"}).append(logged_step("bad", StepOutcome::slower, 1.3));
+  EXPECT_TRUE(BisectLog(file, {"copy/cpu/n=1048576", "good", "other"}).replayed().empty());
+  EXPECT_TRUE(BisectLog(file, {"copy/cpu/n=1048576", "good", "bad"}).replayed().empty());
+}
+
+TEST_F(BisectLogTest, AnUnknownOutcomeIsAnErrorNamingTheLine) {
+  const auto file = dir_ / "bisect.log";
+  BisectLog(file, {"c", "good", "bad"});
+  std::ofstream(file, std::ios::app) << R"({"head":"x","base":"good","outcome":"faster"})"
+                                     << "\n";
+  try {
+    BisectLog log(file, {"c", "good", "bad"});
+    FAIL() << "a foreign outcome was replayed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bisect.log"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("faster"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(BisectLogTest, TheHistoryKeepsTheNewestBisectOfAChangePoint) {
+  append_bisected(dir_, {"cp-1", {{"aaa", "first try", 12.0, 10.0, 14.0, false}}, 7, "2026-11-28T00:00:00Z"});
+  append_bisected(dir_, {"cp-1", {{"bbb", "the culprit", 11.0, 9.5, 12.5, true}}, 6, "2026-11-29T00:00:00Z"});
+  append_bisected(dir_, {"cp-2", {{"ccc", "one", 5, 4, 6, true}, {"ddd", "two", 6, 5, 7, true}}, 9, ""});
+  const auto records = read_bisected(dir_);
+  ASSERT_EQ(records.size(), 2u);
+  const Bisected& one = records.at("cp-1");
+  ASSERT_EQ(one.commits.size(), 1u);
+  EXPECT_EQ(one.commits[0].sha, "bbb");
+  EXPECT_TRUE(one.commits[0].exact);
+  EXPECT_DOUBLE_EQ(one.commits[0].low_pct, 9.5);
+  EXPECT_EQ(one.builds, 6);
+  EXPECT_EQ(records.at("cp-2").commits.size(), 2u);
+  EXPECT_THROW(append_bisected(dir_, {"cp-3", {}, 1, ""}), Error);
+}
+
+}  // namespace
+}  // namespace perfgate
