@@ -30,7 +30,7 @@ void add_selection_options(CLI::App& command, CommonOptions& o) {
 }
 
 // --thresholds and --baselines, each declared here once for every command that reads the folder:
-// its default (the project's folder, Context) and one help text, to which `read_for` adds what
+// its default (the project's folder, cli/context.h) and one help text, to which `read_for` adds what
 // this command reads there.
 void add_thresholds_option(CLI::App& command, std::string& dir, const Context& context,
                            const std::string& read_for = "") {
