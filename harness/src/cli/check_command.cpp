@@ -1,20 +1,15 @@
 // perfgate check: what each CTest test runs, with CTestMeasurement output and the verdict's exit
 // code.
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "cli/ab_check.h"
 #include "cli/commands.h"
 #include "cli/ctest_resources.h"
 #include "cli/options.h"
 #include "cli/run_cases.h"
 #include "cli/run_info.h"
-#include "gate/gate.h"
-#include "gate/paired_measurement.h"
-#include "judge/thresholds.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -58,23 +53,10 @@ int check_main(RunFlags flags) {
     for (auto& c : select_cases(narrowed.selection(backends))) cases.push_back(std::move(c));
   }
   RunResult run = new_run({}, flags.project_dir);
-  if (!flags.base.empty()) {
-    const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
-    const AbSettings settings{
-        resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
-        flags.common.device};
-    PairedSource source(thresholds, [&settings](const CaseSpec& spec, std::uint64_t seed) {
-      return start_serve_pair(spec, settings, seed);
-    });
-    Gate gate(source, flags.common.input_seed());
-    for (const auto& spec : cases) {
-      run.cases.push_back(gate.run(spec));
-      if (run.fingerprint.machine_id.empty() && run.cases.back().ab)
-        run.fingerprint = run.cases.back().ab->head.fingerprint;
-    }
-    return finish(flags, run, true);
-  }
-  for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
+  if (!flags.base.empty())
+    run_ab(flags, cases, run);
+  else
+    for (const auto& [backend, group] : by_backend(cases)) run_backend(flags, backend, group, run, true);
   return finish(flags, run, true);
 }
 

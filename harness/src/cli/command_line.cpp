@@ -30,6 +30,25 @@ void add_selection_options(CLI::App& command, CommonOptions& o) {
       ->take_all();
 }
 
+// --thresholds and --baselines, each declared here once for every command that reads the folder:
+// its default (the project's folder, cli/context.h) and one help text, to which `read_for` adds what
+// this command reads there.
+void add_thresholds_option(CLI::App& command, std::string& dir, const Context& context,
+                           const std::string& read_for = "") {
+  dir = context.thresholds_dir();
+  command
+      .add_option("--thresholds", dir, "Thresholds folder (YAML)" + (read_for.empty() ? "" : ": " + read_for))
+      ->capture_default_str();
+}
+
+void add_baselines_option(CLI::App& command, std::string& dir, const Context& context,
+                          const std::string& read_for = "") {
+  dir = context.baselines_dir();
+  command
+      .add_option("--baselines", dir, "Approved baselines folder" + (read_for.empty() ? "" : ": " + read_for))
+      ->capture_default_str();
+}
+
 // --cache-dir: every command that measures reads and writes the device peaks there.
 void add_cache_dir_option(CLI::App& command, CommonOptions& o) {
   command.add_option("--cache-dir", o.cache_dir, "Where measured device peaks are cached");
@@ -37,11 +56,9 @@ void add_cache_dir_option(CLI::App& command, CommonOptions& o) {
 
 // --json, --baselines, --thresholds, --cache-dir, --seed, --quiet, --color.
 void add_run_options(CLI::App& command, CommonOptions& o, const Context& context) {
-  o.baselines_dir = context.baselines_dir();
-  o.thresholds_dir = context.thresholds_dir();
   command.add_option("--json", o.json_file, "Write the run's results JSON to FILE");
-  command.add_option("--baselines", o.baselines_dir, "Approved baselines folder")->capture_default_str();
-  command.add_option("--thresholds", o.thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  add_baselines_option(command, o.baselines_dir, context);
+  add_thresholds_option(command, o.thresholds_dir, context);
   add_cache_dir_option(command, o);
   command.add_option("--seed", o.seed, "Seed of the random inputs (default: fresh each run)");
   command.add_flag("--quiet,-q", o.quiet, "Print only the table (no progress line)");
@@ -126,9 +143,7 @@ void add_compare_command(CLI::App& app, Context& context) {
       ->required()
       ->check(CLI::ExistingFile);
   compare->add_option("B", flags->after, "Results JSON to judge")->required()->check(CLI::ExistingFile);
-  flags->common.thresholds_dir = context.thresholds_dir();
-  compare->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
-      ->capture_default_str();
+  add_thresholds_option(*compare, flags->common.thresholds_dir, context);
   compare->add_option("--json", flags->common.json_file, "Write B with its new verdicts to FILE");
   compare->add_option("--color", flags->common.color, "auto, always or never");
   compare->callback([flags, &context] { context.exit_code = compare_main(*flags); });
@@ -141,10 +156,8 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
       "Measure the selection in N separate runs and write a candidate file (nothing in baselines/ "
       "changes); refuses when a case has an error or fails its correctness check");
   add_selection_options(*propose, flags->common);
-  flags->common.baselines_dir = context.baselines_dir();
-  flags->common.thresholds_dir = context.thresholds_dir();
   flags->program = context.program;
-  flags->default_baselines_dir = flags->common.baselines_dir;
+  flags->default_baselines_dir = context.baselines_dir();
   propose
       ->add_option("--runs", flags->runs,
                    "Separate runs (processes) to measure; their spread becomes part of the noise. Runs that "
@@ -154,12 +167,8 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
       ->check(CLI::Range(2, 100));
   propose->add_option("--out", flags->out,
                       "Candidate file to write (default: ./candidate-<machine id>.yaml)");
-  propose
-      ->add_option("--baselines", flags->common.baselines_dir,
-                   "Approved baselines to diff against (read only)")
-      ->capture_default_str();
-  propose->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML)")
-      ->capture_default_str();
+  add_baselines_option(*propose, flags->common.baselines_dir, context, "to diff against (read only)");
+  add_thresholds_option(*propose, flags->common.thresholds_dir, context);
   add_cache_dir_option(*propose, flags->common);
   propose->add_flag("--quiet,-q", flags->common.quiet, "No progress line");
   propose->callback([flags, &context] { context.exit_code = propose_main(*flags); });
@@ -178,20 +187,16 @@ void add_baseline_merge(CLI::App& baseline, Context& context) {
       ->expected(2, -1)
       ->check(CLI::ExistingFile);
   merge->add_option("--out", flags->out, "Merged candidate file to write")->required();
-  flags->baselines_dir = context.baselines_dir();
-  flags->thresholds_dir = context.thresholds_dir();
   flags->program = context.program;
-  flags->default_baselines_dir = flags->baselines_dir;
-  merge->add_option("--baselines", flags->baselines_dir, "Approved baselines to diff against (read only)")
-      ->capture_default_str();
-  merge->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML)")->capture_default_str();
+  flags->default_baselines_dir = context.baselines_dir();
+  add_baselines_option(*merge, flags->baselines_dir, context, "to diff against (read only)");
+  add_thresholds_option(*merge, flags->thresholds_dir, context);
   merge->callback([flags, &context] { context.exit_code = merge_main(*flags); });
 }
 
 // --baselines and --markdown, for show and diff.
 void add_review_options(CLI::App& command, ReviewFlags& flags, const Context& context) {
-  flags.baselines_dir = context.baselines_dir();
-  command.add_option("--baselines", flags.baselines_dir, "Approved baselines folder")->capture_default_str();
+  add_baselines_option(command, flags.baselines_dir, context);
   command.add_flag("--markdown", flags.markdown, "Print GitHub-flavoured Markdown (for a pull request)");
 }
 
@@ -201,10 +206,7 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
       "show", "List approved baselines: case, samples, medians, who approved them, when and why");
   show->add_option("glob", show_flags->target, "Case id glob (e.g. 'copy/cpu/*') or kernel name");
   show->add_option("--machine", show_flags->machine_id, "Only this machine id (default: every machine)");
-  show_flags->thresholds_dir = context.thresholds_dir();
-  show->add_option("--thresholds", show_flags->thresholds_dir,
-                   "Thresholds folder (YAML): each case's resolution")
-      ->capture_default_str();
+  add_thresholds_option(*show, show_flags->thresholds_dir, context, "each case's resolution");
   add_review_options(*show, *show_flags, context);
   show->callback([show_flags, &context] { context.exit_code = show_main(*show_flags); });
 
@@ -228,7 +230,6 @@ const CLI::Validator& utf8_text() {
 // --by, --reason, --yes, --baselines, --lock-timeout: who changes baselines/, and how.
 void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& context) {
   const CLI::Validator& utf8 = utf8_text();
-  flags.baselines_dir = context.baselines_dir();
   command
       .add_option("--by", flags.by,
                   "Who approves (a person's name or login): recorded per case and in the log")
@@ -238,7 +239,7 @@ void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& co
       ->required()
       ->check(utf8);
   command.add_flag("--yes,-y", flags.yes, "Do not ask for confirmation on a terminal");
-  command.add_option("--baselines", flags.baselines_dir, "Approved baselines folder")->capture_default_str();
+  add_baselines_option(command, flags.baselines_dir, context);
   command
       .add_option("--lock-timeout", flags.lock_timeout_s,
                   "Seconds to wait for another approval holding the folder's lock")
@@ -320,18 +321,12 @@ void add_report_command(CLI::App& app, Context& context) {
                      "History folder (JSON Lines per machine): the HTML draws each case's trend from it");
   report->add_flag("--append-history", flags->append_history,
                    "Append this run's per-case medians to the --history folder first");
-  flags->thresholds_dir = context.thresholds_dir();
-  flags->baselines_dir = context.baselines_dir();
-  report
-      ->add_option("--thresholds", flags->thresholds_dir,
-                   "Thresholds folder: the `history` settings the --history change points are found under")
-      ->capture_default_str();
-  report
-      ->add_option(
-          "--baselines", flags->baselines_dir,
-          "Approved baselines: the HTML's distributions beside the run's (the cases judged against them, as "
-          "judged), and the history's drift")
-      ->capture_default_str();
+  add_thresholds_option(*report, flags->thresholds_dir, context,
+                        "the `history` settings the --history change points are found under");
+  add_baselines_option(
+      *report, flags->baselines_dir, context,
+      "the HTML's distributions beside the run's (the cases judged against them, as judged), "
+      "and the history's drift");
   report->footer("With no output option the Markdown goes to stdout. See docs/reports.md.");
   report->callback([flags, &context] { context.exit_code = report_main(*flags); });
 }
@@ -339,8 +334,6 @@ void add_report_command(CLI::App& app, Context& context) {
 void add_history_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<HistoryFlags>();
   flags->program = context.program;
-  flags->thresholds_dir = context.thresholds_dir();
-  flags->baselines_dir = context.baselines_dir();
   CLI::App* history = app.add_subcommand(
       "history", "Cases' medians run after run from a history folder; their change points, drift and gate");
   history->add_option("CASE", flags->case_globs,
@@ -356,11 +349,8 @@ void add_history_command(CLI::App& app, Context& context) {
   history->add_flag("--unbisected", flags->unbisected,
                     "Print the ids of open regression change points that no `perfgate bisect --change-point` "
                     "has recorded yet, one a line (what CI's bisect job bisects)");
-  history
-      ->add_option("--thresholds", flags->thresholds_dir, "Thresholds folder (YAML): its `history` settings")
-      ->capture_default_str();
-  history->add_option("--baselines", flags->baselines_dir, "Approved baselines, for drift against them")
-      ->capture_default_str();
+  add_thresholds_option(*history, flags->thresholds_dir, context, "its `history` settings");
+  add_baselines_option(*history, flags->baselines_dir, context, "for drift against them");
   history->footer(
       "Exit codes: 0 no gate failure (or no --gate); 1 --gate found an open regression change point or "
       "drift; 2 bad input, or --notify's alert refused by the receiver; 3 --notify's alert only queued in the "
@@ -370,15 +360,11 @@ void add_history_command(CLI::App& app, Context& context) {
   CLI::App* ack = history->add_subcommand(
       "ack", "Accept a change point or drift: logged beside the history, never gated or alerted again");
   ack->add_option("ID", ack_flags->id, "cp-... or drift-... (perfgate history --changes)")->required();
-  ack_flags->thresholds_dir = context.thresholds_dir();
-  ack_flags->baselines_dir = context.baselines_dir();
   ack->add_option("--by", ack_flags->by, "Who accepts it")->required()->check(utf8_text());
   ack->add_option("--reason", ack_flags->reason, "Why the change is wanted")->required()->check(utf8_text());
   ack->add_option("--history", ack_flags->history_dir, "History folder (it must hold the id)")->required();
-  ack->add_option("--thresholds", ack_flags->thresholds_dir, "Thresholds folder, as for --changes")
-      ->capture_default_str();
-  ack->add_option("--baselines", ack_flags->baselines_dir, "Approved baselines, as for --changes")
-      ->capture_default_str();
+  add_thresholds_option(*ack, ack_flags->thresholds_dir, context, "its `history` settings, as for --changes");
+  add_baselines_option(*ack, ack_flags->baselines_dir, context, "for drift against them, as for --changes");
   ack->callback([ack_flags, &context] { context.exit_code = ack_main(*ack_flags); });
 
   history->callback([flags, history, ack, &context] {
@@ -512,11 +498,10 @@ void add_measure_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<MeasureFlags>();
   CLI::App* measure = app.add_subcommand("measure", "One fresh measurement of a case, not judged (internal)");
   measure->group("");
-  flags->common.thresholds_dir = context.thresholds_dir();
   measure->add_option("case", flags->case_id, "Case id")->required();
   measure->add_option("--device", flags->common.device, "Vulkan device: index or part of its name");
   measure->add_option("--seed", flags->common.seed, "Seed of the random inputs (default: fresh)");
-  measure->add_option("--thresholds", flags->common.thresholds_dir, "Thresholds folder (YAML): the sampling");
+  add_thresholds_option(*measure, flags->common.thresholds_dir, context, "the sampling");
   measure->add_option("--calibrate-against", flags->calibration_reference,
                       "Calibration reference case id (the baseline's), where the case is calibrated");
   measure->add_flag("--alone", flags->alone,

@@ -8,24 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/context.h"
 #include "cli/options.h"
 #include "cli/run_flags.h"
 
 namespace perfgate {
-
-struct Context {
-  int exit_code = 0;
-  // The project whose baselines/ and thresholds/ folders are the defaults.
-  std::string project_dir;
-  // The installed default thresholds, used when the project has no thresholds/ folder.
-  std::string installed_thresholds_dir;
-  // This command as it was typed (argv[0]: "build/perfgate"), for commands printed to be pasted.
-  std::string program = "perfgate";
-  // $PERFGATE_BASELINES_DIR where set (a CI job keeping its approved baselines elsewhere, a test
-  // with an empty folder), else the project's baselines/.
-  std::string baselines_dir() const;
-  std::string thresholds_dir() const;
-};
 
 // Parses the command line and runs the command it names (plain `perfgate` is `perfgate run`).
 int run_command_line(int argc, char** argv, Context& context);

@@ -1,6 +1,5 @@
-#include <cstdlib>
-#include <filesystem>
-
+// perfgate_main (perfgate/main.h): the entry of perfgate's binary and of a project's own (find_package):
+// the Context made once from the project, then the command line.
 #include "cli/child_process.h"
 #include "cli/commands.h"
 #include "core/sysinfo.h"
@@ -9,17 +8,6 @@
 #include "perfgate/registry.h"
 
 namespace perfgate {
-
-std::string Context::baselines_dir() const {
-  if (const char* dir = std::getenv("PERFGATE_BASELINES_DIR"); dir && *dir) return dir;
-  return project_dir + "/baselines";
-}
-
-std::string Context::thresholds_dir() const {
-  const std::string own = project_dir + "/thresholds";
-  if (installed_thresholds_dir.empty() || std::filesystem::is_directory(own)) return own;
-  return installed_thresholds_dir;
-}
 
 int perfgate_main(int argc, char** argv, const char* project_dir) {
   Project project;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "cli/ab_check.h"
 #include "cli/fresh_measurement.h"
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
@@ -16,7 +17,9 @@
 #include "store/history.h"
 #include "core/path_within.h"
 #include "gate/gate.h"
+#include "gate/paired_measurement.h"
 #include "gate/stored_measurement.h"
+#include "judge/thresholds.h"
 #include "measure/busy_peaks.h"
 #include "measure/peaks.h"
 #include "perfgate/run_summary.h"
@@ -166,6 +169,22 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
     run.cases.back().device_uuid = device.fingerprint().device_uuid;
     run.cases.back().gpu_slot = flags.gpu_slot;
     if (events) events->write_case(run, run.cases.back(), device.limits());
+  }
+}
+
+void run_ab(const RunFlags& flags, const std::vector<CaseSpec>& cases, RunResult& run) {
+  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+  const AbSettings settings{
+      resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
+      flags.common.device};
+  PairedSource source(thresholds, [&settings](const CaseSpec& spec, std::uint64_t seed) {
+    return start_serve_pair(spec, settings, seed);
+  });
+  Gate gate(source, flags.common.input_seed());
+  for (const auto& spec : cases) {
+    run.cases.push_back(gate.run(spec));
+    if (run.fingerprint.machine_id.empty() && run.cases.back().ab)
+      run.fingerprint = run.cases.back().ab->head.fingerprint;
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// What `perfgate run` and `perfgate check` share: measuring and judging the cases of a backend
-// into a run, then writing, printing and the exit code.
+// What `perfgate run` and `perfgate check` share: measuring and judging the cases into a run,
+// against their stored baselines or (check --base) A/B, then writing, printing and the exit code.
 #include <vector>
 
 #include "cli/commands.h"
@@ -18,6 +18,11 @@ void set_context(RunFlags& flags, const Context& context);
 // (StoredSource::sample_for_verdicts).
 void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseSpec>& cases, RunResult& run,
                  bool check_output);
+
+// Measures and judges the cases A/B, each against the base build `flags.base` at the same
+// moment (a pair of `perfgate serve` children per measurement, cli/ab_check.h); appends to `run`,
+// whose fingerprint is the head side's. What `check --base` runs instead of run_backend.
+void run_ab(const RunFlags& flags, const std::vector<CaseSpec>& cases, RunResult& run);
 
 // Writes the results files the flags name, prints the run (a table, or per case the check lines
 // and CTest measurements) and returns the exit code.

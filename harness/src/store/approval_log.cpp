@@ -1,14 +1,8 @@
 #include "store/approval_log.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "perfgate/error.h"
+#include "store/json_lines.h"
 
 namespace perfgate {
 namespace {
@@ -33,51 +27,20 @@ std::string log_text(const std::vector<ApprovalLogEntry>& entries) {
   return text;
 }
 
-void append_log_text(const std::filesystem::path& log, const std::string& text) {
-  int fd = ::open(log.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(log.string() + ": cannot open the approval log: " + std::strerror(errno));
-  ssize_t n;
-  do {
-    n = ::write(fd, text.data(), text.size());
-  } while (n < 0 && errno == EINTR);
-  if (n != static_cast<ssize_t>(text.size())) {
-    const int error = n < 0 ? errno : ENOSPC;
-    ::close(fd);
-    throw Error(log.string() + ": cannot append to the approval log: " + std::strerror(error));
-  }
-  const bool synced = ::fsync(fd) == 0;
-  const int error = errno;
-  ::close(fd);
-  if (!synced) throw Error(log.string() + ": fsync of the approval log failed: " + std::strerror(error));
-}
-
-void append_to_log(const std::filesystem::path& log, const std::vector<ApprovalLogEntry>& entries) {
-  append_log_text(log, log_text(entries));
-}
-
 std::vector<ApprovalLogEntry> read_log(const std::filesystem::path& log) {
   std::vector<ApprovalLogEntry> entries;
-  std::ifstream in(log);
-  if (!in) return entries;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    try {
-      const auto j = nlohmann::json::parse(line);
-      ApprovalLogEntry e;
-      e.time = j.at("time");
-      e.action = j.at("action");
-      e.case_id = j.at("case");
-      e.by = j.at("by");
-      e.reason = j.at("reason");
-      e.commit = j.value("commit", "");
-      e.candidate_digest = j.value("candidate_digest", "");
-      e.note = j.value("note", "");
-      entries.push_back(std::move(e));
-    } catch (const nlohmann::json::exception& ex) {
-      throw located_error(log.string(), number, "", std::string("not an approval log entry: ") + ex.what());
-    }
-  }
+  for_each_json_line(log, kApprovalLogEntry, [&](const nlohmann::json& j) {
+    ApprovalLogEntry e;
+    e.time = j.at("time");
+    e.action = j.at("action");
+    e.case_id = j.at("case");
+    e.by = j.at("by");
+    e.reason = j.at("reason");
+    e.commit = j.value("commit", "");
+    e.candidate_digest = j.value("candidate_digest", "");
+    e.note = j.value("note", "");
+    entries.push_back(std::move(e));
+  });
   return entries;
 }
 

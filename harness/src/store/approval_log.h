@@ -1,7 +1,7 @@
 #pragma once
 // baselines/<machine id>/APPROVALS.log: the append-only audit trail, one JSON object per line
-// per approved or dropped case. An update's lines are one write(2) to a file opened with O_APPEND
-// and are fsynced before the call returns, so concurrent writers never interleave inside a line.
+// per approved or dropped case. An update appends its lines under the machine folder's lock
+// (store/update_journal.h), through the one appender, which fsyncs them (store/json_lines.h).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,12 +19,13 @@ struct ApprovalLogEntry {
   std::string note;              // e.g. why a foreign machine's candidate was accepted
 };
 
-void append_to_log(const std::filesystem::path& log, const std::vector<ApprovalLogEntry>& entries);
-// The lines append_to_log writes for `entries`, and the append itself (store/update_journal.h
-// keeps the text to append it again after a kill).
+// What an update appends for `entries`, one line each (store/update_journal.h keeps the text, to
+// append it again after a kill).
 std::string log_text(const std::vector<ApprovalLogEntry>& entries);
-void append_log_text(const std::filesystem::path& log, const std::string& text);
-// Every entry in order; throws Error naming the file and line of a line that is not an entry.
+// What names an entry in the log's errors, the appender's and the reader's.
+inline constexpr const char* kApprovalLogEntry = "approval log entry";
+// Every entry in order, read as store/json_lines.h reads every such file; throws Error naming the
+// file and line of a line that is not an entry.
 std::vector<ApprovalLogEntry> read_log(const std::filesystem::path& log);
 
 }  // namespace perfgate

@@ -73,7 +73,7 @@ UpdateOutcome approve_candidate(const BaselineStore& store, const Candidate& can
   UpdateOutcome outcome;
   outcome.log = store.log_file(machine);
   FileLock lock(store.lock_file(machine), request.lock_timeout);
-  finish_interrupted_update(store.machine_dir(machine));
+  finish_interrupted_update(store.machine_dir(machine), lock);
   // Every file is read and every new text made before the first write: a file that does not
   // parse stops the approval with nothing changed.
   UpdateJournal changes{store.machine_dir(machine), {}, outcome.log, ""};
@@ -89,7 +89,7 @@ UpdateOutcome approve_candidate(const BaselineStore& store, const Candidate& can
     outcome.files.push_back(store.kernel_file(machine, kernel));
   }
   changes.log_text = log_text(entries);
-  apply_update(changes, request.test_delay);
+  apply_update(changes, lock, request.test_delay);
   return outcome;
 }
 
@@ -105,7 +105,7 @@ UpdateOutcome drop_cases(const BaselineStore& store, const std::string& machine_
     for (const auto& kernel : store.kernels(machine)) {
       if (!lock) {
         lock.emplace(store.lock_file(machine), request.lock_timeout);
-        finish_interrupted_update(store.machine_dir(machine));
+        finish_interrupted_update(store.machine_dir(machine), *lock);
       }
       KernelBaselines file = *store.load(machine, kernel);
       const auto kept =
@@ -124,7 +124,7 @@ UpdateOutcome drop_cases(const BaselineStore& store, const std::string& machine_
     }
     if (entries.empty()) continue;
     changes.log_text = log_text(entries);
-    apply_update(changes, request.test_delay);
+    apply_update(changes, *lock, request.test_delay);
     outcome.log = store.log_file(machine);
   }
   if (outcome.case_ids.empty())

@@ -1,8 +1,9 @@
 #include "store/bisect_log.h"
 
-#include <fstream>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "core/file_lock.h"
 #include "perfgate/error.h"
 #include "store/json_lines.h"
 
@@ -45,11 +46,11 @@ json key_json(const BisectKey& k) {
   return {{"bisect", {{"case", k.case_id}, {"good", k.good}, {"bad", k.bad}}}};
 }
 
+// Through the one appender (store/json_lines.h): whole lines, fsynced, under the log's lock, so
+// a bisect killed mid-step resumes from whole steps.
 void append_json_line(const std::filesystem::path& file, const json& line) {
-  std::ofstream out(file, std::ios::app | std::ios::binary);
-  out << line.dump() + "\n";
-  out.flush();
-  if (!out) throw Error(file.string() + ": cannot append to the bisect log");
+  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "writer of this bisect log");
+  append_json_lines(file, line.dump() + "\n", "bisect log entry", lock);
 }
 
 }  // namespace

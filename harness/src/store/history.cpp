@@ -154,28 +154,6 @@ std::filesystem::path history_file(const std::filesystem::path& dir, const std::
   return dir / (name + ".jsonl");
 }
 
-namespace {
-
-// Throws when the file's last line has no newline: a writer died in the middle of it. Reads in
-// blocks, so a hostile line costs no more memory than a short one.
-void refuse_truncated(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return;
-  std::vector<char> block(1 << 16);
-  int lines = 0;
-  char last = '\n';
-  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0) {
-    const auto n = static_cast<std::size_t>(in.gcount());
-    lines += static_cast<int>(std::count(block.begin(), block.begin() + static_cast<std::ptrdiff_t>(n), '\n'));
-    last = block[n - 1];
-  }
-  if (last != '\n')
-    throw located_error(file.string(), lines + 1, "",
-                        "the last history entry was cut short (no end of line); repair or remove that line");
-}
-
-}  // namespace
-
 int append_history(const std::filesystem::path& dir, const RunResult& run) {
   const auto file = history_file(dir, run.fingerprint.machine_id);
   std::error_code ec;
@@ -184,7 +162,7 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
   // Held from reading the runs present to the end of the append: two processes appending the
   // same run keep one copy, and no reader of the lock sees half a run.
   const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "reader or writer of this history");
-  refuse_truncated(file);
+  refuse_cut_last_line(file, "history entry");
   // Every line present is checked before one is added: a bad line is refused with nothing appended.
   std::set<std::string> runs_present;
   for (const HistoryPoint& p : read_file_points(file, run.fingerprint.machine_id)) runs_present.insert(p.run_id);
@@ -214,10 +192,7 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
     ++written;
   }
   if (written == 0) return 0;
-  std::ofstream out(file, std::ios::app | std::ios::binary);
-  out << lines;
-  out.flush();
-  if (!out) throw Error(file.string() + ": cannot append to the history file");
+  append_json_lines(file, lines, "history entry", lock);
   return written;
 }
 

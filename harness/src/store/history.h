@@ -3,8 +3,9 @@
 // the user chooses, one line per case per run with what judging the run later needs: per metric
 // the run's median and spread, the commit, the device, the perfgate version, the kernel source
 // hash and the driver. Appends hold a lock beside the file (`<machine id>.jsonl.lock`), so runs
-// appended by several processes at once all land, each line whole. The HTML trend plots,
-// `perfgate history` and its change points (judge/history_analysis.h) read it.
+// appended by several processes at once all land, each line whole, and are fsynced
+// (store/json_lines.h: the one appender and its rule). The HTML trend plots, `perfgate history`
+// and its change points (judge/history_analysis.h) read it.
 #include <filesystem>
 #include <istream>
 #include <map>

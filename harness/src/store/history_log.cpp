@@ -1,7 +1,6 @@
 #include "store/history_log.h"
 
 #include <chrono>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/file_lock.h"
@@ -18,10 +17,7 @@ void append_line(const std::filesystem::path& file, const json& line) {
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) throw Error(file.parent_path().string() + ": cannot create the history folder: " + ec.message());
   const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "writer of this log");
-  std::ofstream out(file, std::ios::app | std::ios::binary);
-  out << line.dump() + "\n";
-  out.flush();
-  if (!out) throw Error(file.string() + ": cannot append to the log");
+  append_json_lines(file, line.dump() + "\n", "log entry", lock);
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 //   ALERTED.log       change points whose alert was delivered: alerted once. One that only waits
 //                     in the outbox is not logged (in CI the outbox is thrown away with the job);
 //   BISECTED.log      the commits `perfgate bisect --change-point` found a change point's step in.
-// Written under a lock beside each file; a malformed line is an error naming the file and line.
+// Written under a lock beside each file and fsynced (store/json_lines.h: the one appender and its
+// rule); a malformed line is an error naming the file and line.
 #include <filesystem>
 #include <map>
 #include <set>

@@ -13,6 +13,7 @@
 #include "core/file_lock.h"
 #include "perfgate/error.h"
 #include "store/approval_log.h"
+#include "store/json_lines.h"
 
 namespace perfgate {
 namespace {
@@ -75,7 +76,8 @@ std::filesystem::path journal_file(const std::filesystem::path& machine_dir) {
   return machine_dir / ".journal";
 }
 
-void apply_update(const UpdateJournal& update, std::chrono::milliseconds test_delay) {
+void apply_update(const UpdateJournal& update, const FileLock& folder_lock,
+                  std::chrono::milliseconds test_delay) {
   const auto pause = [&] {
     if (test_delay.count() > 0) std::this_thread::sleep_for(test_delay);
   };
@@ -93,7 +95,7 @@ void apply_update(const UpdateJournal& update, std::chrono::milliseconds test_de
       done.emplace_back(change.file, std::move(old));
     }
     pause();
-    append_log_text(update.log, update.log_text);
+    append_json_lines(update.log, update.log_text, kApprovalLogEntry, folder_lock);
   } catch (const Error&) {
     try {
       for (auto it = done.rbegin(); it != done.rend(); ++it) write_change(it->first, it->second);
@@ -106,7 +108,7 @@ void apply_update(const UpdateJournal& update, std::chrono::milliseconds test_de
   remove_journal(journal);
 }
 
-bool finish_interrupted_update(const std::filesystem::path& dir) {
+bool finish_interrupted_update(const std::filesystem::path& dir, const FileLock& folder_lock) {
   const std::filesystem::path journal = journal_file(dir);
   std::error_code ec;
   if (!std::filesystem::exists(journal, ec)) return false;
@@ -139,7 +141,7 @@ bool finish_interrupted_update(const std::filesystem::path& dir) {
     // than to compare, and each write is atomic.
     for (const auto& change : update.changes) write_change(change.file, change.content);
     cut_log(update.log, j.at("log_size_bytes").get<std::uintmax_t>());
-    append_log_text(update.log, update.log_text);
+    append_json_lines(update.log, update.log_text, kApprovalLogEntry, folder_lock);
     remove_journal(journal);
     std::fprintf(
         stderr,
@@ -157,7 +159,7 @@ void finish_interrupted_update_locking(const std::filesystem::path& dir,
   std::error_code ec;
   if (!std::filesystem::exists(journal_file(dir), ec)) return;
   const FileLock lock(lock_file, std::chrono::seconds(30));
-  finish_interrupted_update(dir);
+  finish_interrupted_update(dir, lock);
 }
 
 }  // namespace perfgate

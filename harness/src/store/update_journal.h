@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/file_lock.h"
+
 namespace perfgate {
 
 struct FileChange {
@@ -27,15 +29,17 @@ struct UpdateJournal {
 
 std::filesystem::path journal_file(const std::filesystem::path& machine_dir);
 
-// Under the folder's lock: journal, files, log lines, journal removed. `test_delay` is waited
+// Under the folder's lock (`folder_lock`, which the log lines are appended under): journal, files,
+// log lines, journal removed. `test_delay` is waited
 // before each of those steps (tests kill the process between them). When a write fails, the
 // files already written get their old contents back and the journal goes, so an error (a full
 // disk) leaves the folder as it was; a kill leaves the journal for the next command.
-void apply_update(const UpdateJournal& update, std::chrono::milliseconds test_delay);
+void apply_update(const UpdateJournal& update, const FileLock& folder_lock,
+                  std::chrono::milliseconds test_delay);
 
 // Under the folder's lock: rolls forward an update left by a killed process, says so on stderr,
 // and returns true; false when there is none. Throws Error naming the journal when it is damaged.
-bool finish_interrupted_update(const std::filesystem::path& machine_dir);
+bool finish_interrupted_update(const std::filesystem::path& machine_dir, const FileLock& folder_lock);
 
 // For readers, which do not hold the lock: when a journal is there, takes the lock (waiting for
 // a running update, which removes its own journal) and finishes what is left.
