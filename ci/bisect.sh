@@ -21,8 +21,9 @@ options=(--max-builds "${PERFGATE_BISECT_MAX_BUILDS:-12}" --notify)
 [ -n "${PERFGATE_BISECT_BUILD+set}" ] && options+=(--build "$PERFGATE_BISECT_BUILD")
 [ -n "${PERFGATE_BISECT_BINARY+set}" ] && options+=(--binary "$PERFGATE_BISECT_BINARY")
 
+ids=$("$perfgate" history --history "$dir" --machine "$machine" --unbisected)  # an error stops here
 status=0
-for id in $("$perfgate" history --history "$dir" --machine "$machine" --unbisected); do
+for id in $ids; do
   code=0
   "$perfgate" bisect --change-point "$id" --history "$dir" --json "bisect-$id.json" "${options[@]}" || code=$?
   [ "$code" -gt "$status" ] && status=$code
