@@ -26,7 +26,7 @@ if [ "$rc" -ne 0 ]; then
   [ "$rc" -eq 2 ] && grep -q "machine is quiet" "$tmp/propose.out" && exit 77
   fail "propose exited $rc"
 fi
-"$PERFGATE" baseline approve "$tmp/candidate.yaml" --by e2e --reason "history noise" --yes "${opts[@]}" >/dev/null
+"$PERFGATE" baseline approve "$tmp/candidate.yaml" --by e2e --reason "history noise" --yes --baselines "$tmp/baselines" >/dev/null
 
 # One real run, appended, then copied as ten runs of this machine whose judged medians spread 20%.
 "$PERFGATE" run "$case_id" --json "$tmp/run.json" "${opts[@]}" >/dev/null
