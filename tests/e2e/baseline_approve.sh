@@ -2,6 +2,8 @@
 # approve refuses a missing --by, an edited candidate, a foreign machine's candidate and a stale
 # one, changing nothing; a good approval writes the kernel file and the log with the name and
 # reason; show lists it; drop retires it, logged the same way.
+# Runs beside other tests: it judges no measurement (its proposals' thresholds allow any spread, its
+# check may give any verdict but no-baseline), and a neighbour's load only makes its candidate older.
 source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"

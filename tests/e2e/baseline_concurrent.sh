@@ -2,6 +2,9 @@
 # Two approvals at once serialize on the folder's lock: both land, the log has both lines, the
 # file is valid YAML holding both cases. A third that cannot get the lock in time fails with
 # exit 2 naming the lock, and changes nothing.
+# Runs beside other tests: it judges no measurement; each approval holds the lock 1.5 s a step, far
+# past the third's 0.2 s, and the third waits (up to 60 s) until one holds it, however slowly a
+# neighbour's load lets them start.
 source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
@@ -15,7 +18,7 @@ pid_a=$!
 approve "$WORK/b.yaml" bob "case b" >"$WORK/b.out" 2>&1 &
 pid_b=$!
 # While one of them holds the lock, a third gives up after 0.2 s.
-for _ in $(seq 100); do grep -q pid "$BASELINES/$MACHINE/.lock" 2>/dev/null && break; sleep 0.05; done
+for _ in $(seq 1200); do grep -q pid "$BASELINES/$MACHINE/.lock" 2>/dev/null && break; sleep 0.05; done
 unset PERFGATE_TEST_APPROVE_DELAY_MS
 expect 2 "\.lock: locked by another baseline update \(pid [0-9]+\)" -- approve "$WORK/a.yaml" carol "too late" \
   --lock-timeout 0.2

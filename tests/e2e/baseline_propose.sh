@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # propose measures separate runs into a candidate file and changes nothing under baselines/;
 # a selection that cannot be measured is refused with nothing written.
+# Runs beside other tests: it judges no measurement (its proposals' thresholds allow any spread).
 source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"

@@ -31,7 +31,11 @@ backends=(cpu)
 "$exe" list --backend vulkan > "$tmp/list_vulkan.txt"
 grep -q "scale/vulkan" "$tmp/list_vulkan.txt" && backends+=(vulkan)
 for backend in "${backends[@]}"; do
-  "$exe" run scale blend to_bf16 --backend "$backend" --baselines "$tmp/baselines" --quiet --no-judge \
+  # By name on the CPU; on Vulkan the plain default suite, which must be these same cases: the
+  # kernels out of it (the plan mistakes and cluster_sum below, run by name) meet no plain run.
+  names=(scale blend to_bf16)
+  [ "$backend" = vulkan ] && names=()
+  "$exe" run "${names[@]}" --backend "$backend" --baselines "$tmp/baselines" --quiet --no-judge \
     --json "$tmp/$backend.json" > "$tmp/$backend.txt"
   python3 - "$tmp/$backend.json" <<'PY'
 import json, sys
@@ -62,13 +66,6 @@ if [[ " ${backends[*]} " == *" vulkan "* ]]; then
     refused "cluster_sum/vulkan/n=65536" 77 \
       "device lacks feature subgroup clustered (shader cluster_sum/cluster_sum)"
   fi
-  # Out of the default suite: a plain run meets none of them.
-  "$exe" run --backend vulkan --baselines "$tmp/baselines" --quiet --no-judge --json "$tmp/default.json" > /dev/null
-  python3 - "$tmp/default.json" <<'PY'
-import json, sys
-kernels = {c["kernel"] for c in json.load(open(sys.argv[1]))["cases"]}
-assert kernels == {"scale", "blend", "to_bf16"}, kernels
-PY
 fi
 ctest --test-dir "$tmp/build" -N -L consumer > "$tmp/labelled.txt"
 grep -qF "scale/cpu/n=65536,factor=2" "$tmp/labelled.txt" || { cat "$tmp/labelled.txt"; echo "FAIL: LABELS not on the discovered tests" >&2; exit 1; }

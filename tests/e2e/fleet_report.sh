@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One page across machines: results of three machine ids (real CPU runs judged with `perfgate
-# compare`, and the same cases as an llvmpipe and an H100 runner report them, one regressed) go
+# compare`, tests/report/e2e_runs.bash, and the same cases as an llvmpipe and an H100 runner report them, one regressed) go
 # through `perfgate report A B C`. The Markdown is checked as GitHub-flavoured tables (every row
 # as many cells as the heading, a column per machine, each machine's resolution); the HTML is
 # rendered in headless Chromium (no console errors, a column per machine, a non-blank page).
@@ -12,20 +12,12 @@ source "$PERFGATE_SOURCE_DIR/tests/report/browser.bash"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipping"; exit 77; }
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
-source "$(dirname "$0")/../measure/e2e_peaks.bash"
-seed_peaks "$tmp/cache"
+source "$(dirname "$0")/../report/e2e_runs.bash"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-opts=(--backend cpu --kernel copy --axis n=65536,1048576 --cache-dir "$tmp/cache" --baselines "$tmp/baselines")
-for name in baseline current; do
-  "$PERFGATE" run "${opts[@]}" --json "$tmp/$name.json" >/dev/null || [ -s "$tmp/$name.json" ] ||
-    fail "perfgate run ($name) wrote no results"
-done
-set +e
-"$PERFGATE" compare "$tmp/baseline.json" "$tmp/current.json" --json "$tmp/cpu.json" >/dev/null
-rc=$?
-set -e
-[ "$rc" -le 1 ] && [ -s "$tmp/cpu.json" ] || fail "perfgate compare exited $rc"
+# The real CPU runs judged by compare, measured once for the report tests (the fixture).
+copy_runs "$tmp" || fail "no runs to report"
+cp "$tmp/judged.json" "$tmp/cpu.json"
 python3 - "$tmp" <<'PY'
 import json, sys
 tmp = sys.argv[1]

@@ -4,7 +4,7 @@
 # hold and a --history folder that does not exist are errors (exit 2) and nothing is written or
 # created; the real id is accepted. A reader waiting on the history's lock past its budget names
 # the lock's holder as a reader or writer of the history, never a pid that is no longer running.
-# Runs beside other tests: it judges synthetic runs and waits 60 s on a lock, measures nothing.
+# Runs beside other tests: it judges synthetic runs and waits 2 s on a lock, measures nothing.
 set -uo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_SOURCE_DIR:?}"
 WORK="$PERFGATE_E2E_TMP"
@@ -48,15 +48,17 @@ expect 0 "acknowledged $CP by ada" -- "$CP" --by ada --reason "wanted" --history
 # an earlier holder that has exited: the reader's error names neither.
 FILE="$HISTORY/cpu-test-machine-2t.jsonl"
 python3 - "$FILE.lock" "$PERFGATE" "$HISTORY" <<'PY' || fail=1
-import fcntl, subprocess, sys
+import fcntl, os, subprocess, sys
 lock, perfgate, history = sys.argv[1:]
 gone = subprocess.Popen(["true"]); gone.wait()  # a pid that has exited
 with open(lock, "w") as f:
     f.write(f"pid {gone.pid}\n"); f.flush()
     fcntl.flock(f, fcntl.LOCK_EX)
-    # The reader gives up after its 60 s budget; it waits on the lock, using no CPU.
+    # The reader gives up after its budget, 60 s but 2 s here (the same wait and error, sooner);
+    # it waits on the lock, using no CPU.
+    env = dict(os.environ, PERFGATE_TEST_HISTORY_LOCK_WAIT_MS="2000")
     p = subprocess.run([perfgate, "history", "copy/*", "--history", history], capture_output=True, text=True,
-                       timeout=300)
+                       timeout=300, env=env)
 err = p.stderr.strip()
 print(f"reader: exit {p.returncode}: {err[:300]}")
 ok = p.returncode == 2 and "locked by another reader or writer of this history" in err and "pid" not in err

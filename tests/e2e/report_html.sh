@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The HTML report of a real run renders in a real browser: two runs of the copy kernel (the
-# first as the baseline), judged with `perfgate compare`, appended to a history folder, then
+# first as the baseline), judged with `perfgate compare` (tests/report/e2e_runs.bash), appended to a history folder, then
 # `perfgate report` writes HTML, JUnit, Markdown and Google Benchmark JSON. Headless Chromium
 # screenshots the page (non-blank PNG) and dumps its DOM with console logging on: no console
 # errors, no failed loads. The JUnit is checked with python3's xml.etree.
@@ -13,26 +13,14 @@ source "$(dirname "$0")/../report/browser.bash"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipping"; exit 77; }
 tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp"
-source "$(dirname "$0")/../measure/e2e_peaks.bash"
-seed_peaks "$tmp/cache"
+source "$(dirname "$0")/../report/e2e_runs.bash"
 if ! "$PERFGATE" report --help >"$tmp/help.out" 2>&1; then
   echo "this perfgate has no report command yet:"; cat "$tmp/help.out"; exit 77
 fi
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-opts=(--backend cpu --kernel copy --axis n=65536,1048576 --cache-dir "$tmp/cache" --baselines "$tmp/baselines")
-for name in baseline current; do
-  set +e
-  "$PERFGATE" run "${opts[@]}" --json "$tmp/$name.json"
-  rc=$?
-  set -e
-  [ -s "$tmp/$name.json" ] || fail "perfgate run ($name) wrote no results (exit $rc)"
-done
-set +e
-"$PERFGATE" compare "$tmp/baseline.json" "$tmp/current.json" --json "$tmp/judged.json"
-rc=$?
-set -e
-[ "$rc" -le 1 ] && [ -s "$tmp/judged.json" ] || fail "perfgate compare exited $rc"
+# The two real runs and their comparison, measured once for the report tests (the fixture).
+copy_runs "$tmp" || fail "no runs to report"
 
 "$PERFGATE" report "$tmp/baseline.json" --history "$tmp/history" --append-history --markdown "$tmp/baseline.md"
 "$PERFGATE" report "$tmp/judged.json" --baseline "$tmp/baseline.json" --history "$tmp/history" --append-history \

@@ -62,14 +62,16 @@ approve() {  # approve FILE NAME REASON [more options]
 snapshot() { (cd "$BASELINES" && find . -type f ! -name .lock -print0 | sort -z | xargs -0 -r sha256sum); }
 
 # Every baseline file parses (perfgate's own reader, and PyYAML when there is one).
+PYYAML=0
+command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null && PYYAML=1
 all_valid() {
   "$PERFGATE" baseline show --baselines "$BASELINES" >"$WORK/show.out" 2>&1 || {
     cat "$WORK/show.out" >&2
     return 1
   }
-  if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+  if [ "$PYYAML" = 1 ]; then
     find "$BASELINES" -name '*.yaml' ! -name '.*' -print0 |
-      xargs -0 -r -n1 python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' || return 1
+      xargs -0 -r python3 -c 'import sys, yaml; [yaml.safe_load(open(f)) for f in sys.argv[1:]]' || return 1
   fi
 }
 

@@ -102,7 +102,7 @@ std::vector<HistoryPoint> read_file_points(const std::filesystem::path& file, co
 // Entries whose case id passes `wanted`, from one machine's file or every file in the folder.
 template <typename Wanted>
 std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const std::string& machine_id,
-                                        Wanted wanted) {
+                                        std::chrono::milliseconds lock_wait, Wanted wanted) {
   std::vector<std::pair<std::string, std::filesystem::path>> files;  // machine id, file
   if (!machine_id.empty()) {
     files.emplace_back(machine_id, history_file(dir, machine_id));
@@ -119,7 +119,7 @@ std::vector<HistoryPoint> read_matching(const std::filesystem::path& dir, const 
     // folder this process cannot write to has no writer to wait for.
     std::optional<FileLock> lock;
     if (::access(dir.c_str(), W_OK) == 0)
-      lock.emplace(file.string() + ".lock", std::chrono::seconds(60), "reader or writer of this history");
+      lock.emplace(file.string() + ".lock", lock_wait, "reader or writer of this history");
     for (HistoryPoint& p : read_file_points(file, machine))
       if (wanted(p.case_id)) points.push_back(std::move(p));
   }
@@ -161,7 +161,7 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
   if (ec) throw Error(dir.string() + ": cannot create the history folder: " + ec.message());
   // Held from reading the runs present to the end of the append: two processes appending the
   // same run keep one copy, and no reader of the lock sees half a run.
-  const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "reader or writer of this history");
+  const FileLock lock(file.string() + ".lock", kHistoryLockWait, "reader or writer of this history");
   refuse_cut_last_line(file, "history entry");
   // Every line present is checked before one is added: a bad line is refused with nothing appended.
   std::set<std::string> runs_present;
@@ -196,13 +196,14 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
   return written;
 }
 
-std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir, const std::string& machine_id) {
-  return read_matching(dir, machine_id, [](const std::string&) { return true; });
+std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir, const std::string& machine_id,
+                                           std::chrono::milliseconds lock_wait) {
+  return read_matching(dir, machine_id, lock_wait, [](const std::string&) { return true; });
 }
 
 std::vector<HistoryPoint> read_history(const std::filesystem::path& dir, const std::string& case_id,
                                        const std::string& machine_id) {
-  return read_matching(dir, machine_id, [&](const std::string& id) { return id == case_id; });
+  return read_matching(dir, machine_id, kHistoryLockWait, [&](const std::string& id) { return id == case_id; });
 }
 
 std::map<std::string, std::vector<HistoryPoint>> history_by_case(const std::vector<HistoryPoint>& points) {

@@ -6,6 +6,7 @@
 // appended by several processes at once all land, each line whole, and are fsynced
 // (store/json_lines.h: the one appender and its rule). The HTML trend plots, `perfgate history`
 // and its change points (judge/history_analysis.h) read it.
+#include <chrono>
 #include <filesystem>
 #include <istream>
 #include <map>
@@ -36,6 +37,11 @@ struct HistoryPoint {
 
 std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id);
 
+// How long a reader or writer waits for a history file's lock (held by a writer for one run's
+// append, by a reader for one read) before it gives up, naming what holds it: past this, the
+// holder is stuck, and a CI job had better fail than hang.
+constexpr std::chrono::seconds kHistoryLockWait{60};
+
 // Appends one line per case that has metrics. A run already in the file is not appended again,
 // so appending the same results twice keeps one entry. Returns the number of lines written.
 // A file whose last line was cut short (a writer killed mid-line) is refused with an error
@@ -56,7 +62,8 @@ std::vector<HistoryPoint> read_history(const std::filesystem::path& dir, const s
 // Every entry of every case (of one machine, or of all when the machine id is empty), oldest
 // first: what the HTML trends and `perfgate history` with a case glob read.
 std::vector<HistoryPoint> read_all_history(const std::filesystem::path& dir,
-                                           const std::string& machine_id = "");
+                                           const std::string& machine_id = "",
+                                           std::chrono::milliseconds lock_wait = kHistoryLockWait);
 
 // Entries grouped by case id, each oldest first.
 std::map<std::string, std::vector<HistoryPoint>> history_by_case(const std::vector<HistoryPoint>& points);
