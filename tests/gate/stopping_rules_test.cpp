@@ -27,7 +27,7 @@ TEST(GateInconclusiveCriterion, MeasuresAgainOnlyWhileInconclusive) {
 using test::synthetic_ratios;
 
 TEST(GateSettledCriterion, StopsWhenTheJudgementSettles) {
-  const SettledCriterion c(Thresholds{});  // the defaults: ±5%, 20 to 400 rounds, 2 s, 20 s
+  const SettledCriterion c(Thresholds{}, Thresholds{}.ab_max_regression_pct);  // the defaults: ±5%, 20 to 400 rounds, 2 s, 20 s
   EXPECT_EQ(SettledCriterion::name, "paired-settled");
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     EXPECT_TRUE(c.is_finished(30, synthetic_ratios(1.0, 30, seed), 3)) << "A/A, seed " << seed;
@@ -38,7 +38,7 @@ TEST(GateSettledCriterion, StopsWhenTheJudgementSettles) {
 }
 
 TEST(GateSettledCriterion, NotBeforeTheMinimumsAlwaysAtTheBounds) {
-  const SettledCriterion c(Thresholds{});  // the defaults: ±5%, 20 to 400 rounds, 2 s, 20 s
+  const SettledCriterion c(Thresholds{}, Thresholds{}.ab_max_regression_pct);  // the defaults: ±5%, 20 to 400 rounds, 2 s, 20 s
   const auto clear = synthetic_ratios(1.5, 30, 1);
   EXPECT_FALSE(c.is_finished(0, {}, 0));
   EXPECT_FALSE(c.is_finished(19, std::span(clear).first(19), 3));  // under ab_min_rounds ratios

@@ -95,7 +95,8 @@ TEST(JudgePairedVerdict, JudgesAnAbCaseOnItsRatios) {
   Thresholds t;
   t.ab_max_regression_pct = 5;
   t.significance = 0.01;
-  judge_ab(r, t);
+  const AbAllowance prior{5, "fixed", "fixed ab_max_regression_pct"};
+  judge_ab(r, t, prior);
   EXPECT_EQ(r.verdict, Verdict::regressed);
   ASSERT_EQ(r.judgements.size(), 1u);
   const Judgement& j = r.judgements[0];
@@ -109,11 +110,11 @@ TEST(JudgePairedVerdict, JudgesAnAbCaseOnItsRatios) {
   EXPECT_DOUBLE_EQ(r.ab->max_regression_pct, 5);
   EXPECT_GT(r.ab->interval_low, 1.05);
   EXPECT_EQ(r.message.rfind("A/B: head/base median ratio ", 0), 0u) << r.message;
-  EXPECT_NE(r.message.find("over 40 rounds, allowed ±5%"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("over 40 rounds, allowed ±5% (fixed ab_max_regression_pct)"), std::string::npos) << r.message;
   EXPECT_EQ(r.message.find("same kernel source"), std::string::npos);
   // The same source on both sides is said, since then no change of the kernel explains it.
   r.ab->head.source_hash = "a";
-  judge_ab(r, t);
+  judge_ab(r, t, prior);
   EXPECT_NE(r.message.find("(same kernel source in both builds)"), std::string::npos);
 }
 

@@ -9,10 +9,20 @@
 # Each check and run is a process of its own; results land in OUTDIR as they come.
 #
 #   tests/study/multi_gpu_h200.sh OUTDIR SECONDS STEP...
-#   STEP: propose | ctest-aa N | aa N | aa1 N | slowed N | history
+#   STEP: propose | propose-if-new | ctest-aa N | aa N | aa1 N | slowed N | slowed1 N | aacopy1 N |
+#         ab-aa N | ab-slowed N | bisect POSITION | history
 # aa1: whole-suite A/A `run`s on GPU 0 alone, each appended to the history hist-aa1. With one GPU
 # (GPUS=1) the history's two series run one after the other on GPU 0. BASELINES: a folder of
 # approved baselines from an earlier call (the propose step saves them as OUTDIR/baselines).
+# HISTORY: a history folder from an earlier call, copied to OUTDIR/hist-aa1; with it every check
+# and run judges with that history (PERFGATE_HISTORY, as the CI perf jobs do) and each aa1 run is
+# appended after it is judged, as a gated main-branch run is. propose-if-new: proposes (as
+# `propose`) only where GPU 0 is not the device the BASELINES were measured on.
+# slowed1 / aacopy1: `check` of copy n=2^25 on GPU 0 by the build doing 1% more work / this build.
+# ab-slowed / ab-aa: the same as A/B checks against this build (`check --base build/perfgate`).
+# bisect POSITION: a scratch repository of 16 commits after a base, the one at POSITION switching
+# to the build doing 1% more work; `perfgate bisect` over it, its build step copying the binary
+# the commit names (the builds were made elsewhere and carried, as a CI's artifacts are).
 # Expects build/perfgate (and build/CTestTestfile.cmake, build/perfgate_perf_include.cmake for
 # ctest-aa) configured at /work/main, slowed builds at slow/<pct>/perfgate built from
 # /tmp/slow<pct>/src (tests/study/build_slowed.sh copy/vulkan <pct> /tmp/slow<pct>), and
@@ -33,6 +43,10 @@ done
 dram='copy/vulkan/n=33554432,wg=256'
 gpus=${GPUS:-2}
 if [ -n "${BASELINES:-}" ]; then rm -rf baselines/nvidia-h200 && cp -r "$BASELINES" baselines/nvidia-h200; fi
+if [ -n "${HISTORY:-}" ]; then
+  mkdir -p "$out/hist-aa1" && cp -r "$HISTORY"/. "$out/hist-aa1/"
+  export PERFGATE_HISTORY=$out/hist-aa1
+fi
 # TARBALL: where to pack OUTDIR after every step, so a call cut short keeps what it measured.
 log() {
   echo "$(date +%T) $*" >> "$out/steps.txt"
@@ -74,6 +88,60 @@ while [ $# -gt 0 ]; do
       cp candidate-*.yaml "$out/" 2>/dev/null
       cp -r baselines/nvidia-h200 "$out/baselines"
       log "propose done"
+      ;;
+    propose-if-new)
+      build/perfgate run 'copy/vulkan/n=1048576,wg=256' --device 0 --color never --json "$out/uuid.json" > /dev/null 2>&1
+      now=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cases"][0]["device_uuid"])' "$out/uuid.json" 2>/dev/null)
+      then=$(grep -h -m1 -o 'device_uuid: [0-9a-f]*' baselines/nvidia-h200/copy.yaml 2>/dev/null | cut -d' ' -f2)
+      echo "GPU 0: ${now:-unknown}; baselines: ${then:-none}" >> "$out/steps.txt"
+      if [ -z "$now" ] || [ "$now" != "$then" ]; then set -- propose "$@"; fi
+      log "device checked"
+      ;;
+    slowed1 | aacopy1)
+      n=$1
+      shift
+      binary=build/perfgate
+      [ "$step" = slowed1 ] && binary=slow/1/perfgate
+      for i in $(seq 1 "$n"); do
+        [ "$(left)" -gt 20 ] || break
+        "$binary" check "$dram" --device 0 --json "$out/$step-$i.json" > "$out/$step-$i.txt" 2>&1
+        echo "$step $i: exit $?" >> "$out/steps.txt"
+      done
+      log "$step done"
+      ;;
+    ab-aa | ab-slowed)
+      n=$1
+      shift
+      binary=build/perfgate
+      [ "$step" = ab-slowed ] && binary=slow/1/perfgate
+      for i in $(seq 1 "$n"); do
+        [ "$(left)" -gt 30 ] || break
+        "$binary" check "$dram" --device 0 --base build/perfgate --json "$out/$step-$i.json" > "$out/$step-$i.txt" 2>&1
+        echo "$step $i: exit $?" >> "$out/steps.txt"
+      done
+      log "$step done"
+      ;;
+    bisect)
+      position=$1
+      shift
+      repo=/tmp/bisect-repo-$position
+      rm -rf "$repo" "/tmp/bisect-work-$position" && mkdir -p "$repo"
+      git -C "$repo" init -q && git -C "$repo" config user.email study@example.com && git -C "$repo" config user.name study
+      echo build/perfgate > "$repo/binary.txt" && echo 0 > "$repo/commit.txt"
+      git -C "$repo" add . && git -C "$repo" commit -qm "base"
+      base=$(git -C "$repo" rev-parse HEAD)
+      for i in $(seq 1 16); do
+        echo "$i" > "$repo/commit.txt"
+        message="commit $i"
+        if [ "$i" = "$position" ]; then echo slow/1/perfgate > "$repo/binary.txt"; message="commit $i: copy does 1% more work"; fi
+        git -C "$repo" commit -qam "$message"
+        [ "$i" = "$position" ] && git -C "$repo" rev-parse HEAD > "$out/bisect-$position-planted.txt"
+      done
+      t0=$(date +%s)
+      build/perfgate bisect "$dram" --device 0 --source "$repo" --good "$base" --bad HEAD --unrelated '' \
+        --configure '' --build "cp \"$root/\$(cat {source}/binary.txt)\" {build}/perfgate" --binary '{build}/perfgate' \
+        --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
+      log "bisect $position: exit $? in $(($(date +%s) - t0)) s"
       ;;
     ctest-aa)
       n=$1

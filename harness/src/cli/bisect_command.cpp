@@ -134,13 +134,15 @@ int severity(StepOutcome o) {
 }
 
 // Every case measured A/B, head build against base build, as `check --base` does: rounds until
-// settled, a regression confirmed by a fresh pair.
+// settled under the allowance this machine's baseline measured (judge/ab_allowance.h), a
+// regression confirmed by a fresh pair.
 void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const AbSettings& settings,
                   const ThresholdSet& thresholds, const CommonOptions& common) {
+  const BaselineStore baselines(common.baselines_dir);
   const auto start = Clock::now();
   bool first = true;
   for (const CaseSpec& spec : specs) {
-    PairedSource source(thresholds, [&settings](const CaseSpec& s, std::uint64_t seed) {
+    PairedSource source(thresholds, &baselines, [&settings](const CaseSpec& s, std::uint64_t seed) {
       return start_serve_pair(s, settings, seed);
     });
     Gate gate(source, common.input_seed());

@@ -40,6 +40,9 @@ CommitBuilds::CommitBuilds(const GitRange& git, fs::path work_dir, BuildTemplate
   std::error_code ec;
   fs::create_directories(work_dir_ / "bin", ec);
   fs::create_directories(work_dir_ / "logs", ec);
+  // {build} exists before any command runs: a build step that only copies a prebuilt binary
+  // there (no configure to create it) works as one that compiles.
+  if (!ec) fs::create_directories(work_dir_ / "build", ec);
   if (ec) throw Error("bisect: cannot create the work folder " + work_dir_.string() + ": " + ec.message());
 }
 

@@ -21,9 +21,10 @@ using Side = AbPair::Side;
 
 class PairedMeasurement : public CaseMeasurement {
  public:
-  PairedMeasurement(const ThresholdSet& thresholds, PairedSource::StartPair start_pair, const CaseSpec& spec,
-                    std::uint64_t seed)
+  PairedMeasurement(const ThresholdSet& thresholds, const BaselineStore* baselines,
+                    PairedSource::StartPair start_pair, const CaseSpec& spec, std::uint64_t seed)
       : threshold_set_(thresholds),
+        baselines_(baselines),
         start_pair_(std::move(start_pair)),
         spec_(spec),
         seed_(seed),
@@ -60,7 +61,7 @@ class PairedMeasurement : public CaseMeasurement {
       result_.metrics[metric::latency_ns] = make_metric(samples_[1]);
       derive_metrics(result_, Peaks{});
       result_.ab = std::move(ab);
-      judge_ab(result_, *thresholds_);
+      judge_ab(result_, *thresholds_, allowance_);
     });
     pair_.reset();
     return std::move(result_);
@@ -69,7 +70,7 @@ class PairedMeasurement : public CaseMeasurement {
   int confirmations() const override { return thresholds_ ? thresholds_->confirm : 0; }
 
   std::unique_ptr<CaseMeasurement> fresh(std::uint64_t seed) const override {
-    return std::make_unique<PairedMeasurement>(threshold_set_, start_pair_, spec_, seed);
+    return std::make_unique<PairedMeasurement>(threshold_set_, baselines_, start_pair_, spec_, seed);
   }
 
   std::string fresh_name() const override { return "fresh process pair"; }
@@ -96,11 +97,16 @@ class PairedMeasurement : public CaseMeasurement {
     pair_.reset();
   }
 
-  // Both sides started and warmed up, with the thresholds of the machine they run on.
+  // Both sides started and warmed up, with the thresholds of the machine they run on and the
+  // allowance its baseline's runs measured.
   void start() {
     pair_ = start_pair_(spec_, seed_);
-    thresholds_ = threshold_set_.resolve(spec_.id, pair_->build(Side::head).fingerprint.machine_id);
-    criterion_.emplace(*thresholds_);
+    const Fingerprint& here = pair_->build(Side::head).fingerprint;
+    thresholds_ = threshold_set_.resolve(spec_.id, here.machine_id);
+    const std::optional<BaselineCase> baseline =
+        baselines_ ? baselines_->find(here.machine_id, spec_.kernel->name(), spec_.id) : std::nullopt;
+    allowance_ = ab_allowance(*thresholds_, baseline ? &*baseline : nullptr, here);
+    criterion_.emplace(*thresholds_, allowance_.pct);
     // The same batch on both sides, long enough for the faster one.
     const int base = pair_->warm(Side::base, thresholds_->sampling);
     const int head = pair_->warm(Side::head, thresholds_->sampling);
@@ -124,12 +130,14 @@ class PairedMeasurement : public CaseMeasurement {
   }
 
   const ThresholdSet& threshold_set_;
+  const BaselineStore* baselines_;
   PairedSource::StartPair start_pair_;
   CaseSpec spec_;
   std::uint64_t seed_;
   std::mt19937_64 order_;
   std::unique_ptr<AbPair> pair_;
   std::optional<Thresholds> thresholds_;
+  AbAllowance allowance_;
   std::optional<SettledCriterion> criterion_;
   int dispatches_ = 1;
   Clock::time_point start_;
@@ -143,7 +151,7 @@ class PairedMeasurement : public CaseMeasurement {
 }  // namespace
 
 std::unique_ptr<CaseMeasurement> PairedSource::open(const CaseSpec& spec, std::uint64_t seed) {
-  return std::make_unique<PairedMeasurement>(thresholds_, start_pair_, spec, seed);
+  return std::make_unique<PairedMeasurement>(thresholds_, baselines_, start_pair_, spec, seed);
 }
 
 }  // namespace perfgate

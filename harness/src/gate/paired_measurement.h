@@ -16,6 +16,7 @@
 #include "core/sampling_settings.h"
 #include "gate/case_measurement.h"
 #include "judge/thresholds.h"
+#include "store/baseline.h"
 
 namespace perfgate {
 
@@ -50,14 +51,17 @@ class PairedSource : public MeasurementSource {
   // Starts a pair for a case, its inputs drawn from `seed`; throws PairFailure (or any error).
   using StartPair = std::function<std::unique_ptr<AbPair>(const CaseSpec& spec, std::uint64_t seed)>;
 
-  PairedSource(const ThresholdSet& thresholds, StartPair start_pair)
-      : thresholds_(thresholds), start_pair_(std::move(start_pair)) {}
+  // `baselines`: where this machine's approved baselines are, whose runs measured how far two
+  // processes of a case differ here (judge/ab_allowance.h); null: the prior allowance.
+  PairedSource(const ThresholdSet& thresholds, const BaselineStore* baselines, StartPair start_pair)
+      : thresholds_(thresholds), baselines_(baselines), start_pair_(std::move(start_pair)) {}
 
   // Never throws for the case's own failures: they become its verdict.
   std::unique_ptr<CaseMeasurement> open(const CaseSpec& spec, std::uint64_t seed) override;
 
  private:
   const ThresholdSet& thresholds_;
+  const BaselineStore* baselines_;
   StartPair start_pair_;
 };
 

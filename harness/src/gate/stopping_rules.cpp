@@ -2,8 +2,8 @@
 
 namespace perfgate {
 
-SettledCriterion::SettledCriterion(const Thresholds& thresholds)
-    : allowed_pct_(thresholds.ab_max_regression_pct),
+SettledCriterion::SettledCriterion(const Thresholds& thresholds, double allowed_pct)
+    : allowed_pct_(allowed_pct),
       significance_(thresholds.significance),
       min_rounds_(thresholds.ab_min_rounds),
       max_rounds_(thresholds.ab_max_rounds),

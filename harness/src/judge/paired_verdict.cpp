@@ -61,9 +61,9 @@ bool paired_settled(const PairedJudgement& judged, double allowed_pct) {
   return judged.verdict == Verdict::pass && judged.interval.low > 1 / worse && judged.interval.high < worse;
 }
 
-void judge_ab(CaseResult& result, const Thresholds& thresholds) {
+void judge_ab(CaseResult& result, const Thresholds& thresholds, const AbAllowance& allowance) {
   AbComparison& ab = *result.ab;
-  const double allowed_pct = thresholds.ab_max_regression_pct;
+  const double allowed_pct = allowance.pct;
   const PairedJudgement judged = judge_paired(ab.ratios, allowed_pct, thresholds.significance);
   ab.rounds = static_cast<int>(judged.rounds);
   ab.median_ratio = judged.median_ratio;
@@ -78,13 +78,14 @@ void judge_ab(CaseResult& result, const Thresholds& thresholds) {
   j.current_median = ab.head.latency_ns;
   j.change_pct = (judged.median_ratio - 1) * 100;
   j.threshold_pct = allowed_pct;
+  j.threshold_source = allowance.source;
   j.p_value = judged.p_value;
   j.verdict = judged.verdict;
   j.reason =
-      fmt::format("head/base median ratio {:.3f} [{:.3f}, {}] over {} rounds, allowed ±{:g}% (p = {:.2g})",
+      fmt::format("head/base median ratio {:.4f} [{:.4f}, {}] over {} rounds, allowed ±{:.2g}% ({}) (p = {:.2g})",
                   judged.median_ratio, judged.interval.low,
-                  std::isfinite(judged.interval.high) ? fmt::format("{:.3f}", judged.interval.high) : "inf",
-                  judged.rounds, allowed_pct, judged.p_value);
+                  std::isfinite(judged.interval.high) ? fmt::format("{:.4f}", judged.interval.high) : "inf",
+                  judged.rounds, allowed_pct, allowance.why, judged.p_value);
   result.judgements = {j};
   result.verdict = judged.verdict;
   result.message = "A/B: " + j.reason;

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "judge/ab_allowance.h"
 #include "judge/thresholds.h"
 #include "perfgate/result.h"
 #include "stats/significance.h"
@@ -38,7 +39,7 @@ bool paired_settled(const PairedJudgement& judged, double allowed_pct);
 
 // Judges an A/B case: `result.ab` holds both builds (each with its median latency) and the
 // rounds' ratios. Fills the comparison's judged fields, the case's one judgement (latency_ns,
-// under ab_max_regression_pct), its verdict and its message.
-void judge_ab(CaseResult& result, const Thresholds& thresholds);
+// under `allowance`, judge/ab_allowance.h), its verdict and its message.
+void judge_ab(CaseResult& result, const Thresholds& thresholds, const AbAllowance& allowance);
 
 }  // namespace perfgate
