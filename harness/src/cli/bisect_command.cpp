@@ -134,17 +134,19 @@ int severity(StepOutcome o) {
 }
 
 // Every case measured A/B, head build against base build, as `check --base` does: rounds until
-// settled under the allowance this machine's baseline measured (judge/ab_allowance.h), a
-// regression confirmed by a fresh pair.
+// settled (under --allowed where given), a regression confirmed by a fresh pair.
 void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const AbSettings& settings,
-                  const ThresholdSet& thresholds, const CommonOptions& common) {
-  const BaselineStore baselines(common.baselines_dir);
+                  const ThresholdSet& thresholds, const BisectFlags& flags) {
+  const CommonOptions& common = flags.common;
+  std::optional<AbAllowance> allowance;
+  if (flags.allowed_pct)
+    allowance = AbAllowance{*flags.allowed_pct, "--allowed", fmt::format("--allowed {:g}%", *flags.allowed_pct)};
   const auto start = Clock::now();
   bool first = true;
   for (const CaseSpec& spec : specs) {
-    PairedSource source(thresholds, &baselines, [&settings](const CaseSpec& s, std::uint64_t seed) {
-      return start_serve_pair(s, settings, seed);
-    });
+    PairedSource source(
+        thresholds, [&settings](const CaseSpec& s, std::uint64_t seed) { return start_serve_pair(s, settings, seed); },
+        allowance);
     Gate gate(source, common.input_seed());
     const CaseResult r = gate.run(spec);
     const StepOutcome o = outcome_of(r.verdict);
@@ -266,7 +268,7 @@ int bisect_main(const BisectFlags& flags) {
     } else if (!head.binary) {
       step.message = head.failure;
     } else {
-      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, flags.common);
+      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, flags);
     }
     log.append(step);
     bisection.record(step);

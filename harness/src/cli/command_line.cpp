@@ -455,6 +455,11 @@ void add_bisect_command(CLI::App& app, Context& context) {
                    "Measure an inconclusive step again at most this many times before setting it aside")
       ->capture_default_str()
       ->check(CLI::Range(0, 20));
+  bisect
+      ->add_option("--allowed", flags->allowed_pct,
+                   "The change a step tolerates before a commit counts as slower, % (default: the thresholds' "
+                   "ab_max_regression_pct); finer on a GPU whose A/A pairs agree closer (docs/history.md)")
+      ->check(CLI::PositiveNumber);
   bisect->add_option(
       "--work-dir", flags->work_dir,
       "Worktree, builds, kept binaries and the log (default: under --cache-dir, one per range); "

@@ -135,6 +135,7 @@ struct BisectFlags {
   std::vector<std::string> unrelated = {"*.md", "docs/*"};
   int max_builds = 12;
   int remeasure = 2;
+  std::optional<double> allowed_pct;  // the change a step tolerates; default ab_max_regression_pct
   std::string work_dir;  // default: under the cache folder, one per repository, cases and range
   bool notify = false;
 };

@@ -177,8 +177,7 @@ void run_ab(const RunFlags& flags, const std::vector<CaseSpec>& cases, RunResult
   const AbSettings settings{
       resolve_base_binary(flags.base, std::filesystem::read_symlink("/proc/self/exe").filename()),
       flags.common.device};
-  const BaselineStore baselines(flags.common.baselines_dir);
-  PairedSource source(thresholds, &baselines, [&settings](const CaseSpec& spec, std::uint64_t seed) {
+  PairedSource source(thresholds, [&settings](const CaseSpec& spec, std::uint64_t seed) {
     return start_serve_pair(spec, settings, seed);
   });
   Gate gate(source, flags.common.input_seed());

@@ -21,10 +21,10 @@ using Side = AbPair::Side;
 
 class PairedMeasurement : public CaseMeasurement {
  public:
-  PairedMeasurement(const ThresholdSet& thresholds, const BaselineStore* baselines,
+  PairedMeasurement(const ThresholdSet& thresholds, std::optional<AbAllowance> allowance,
                     PairedSource::StartPair start_pair, const CaseSpec& spec, std::uint64_t seed)
       : threshold_set_(thresholds),
-        baselines_(baselines),
+        given_allowance_(std::move(allowance)),
         start_pair_(std::move(start_pair)),
         spec_(spec),
         seed_(seed),
@@ -70,7 +70,7 @@ class PairedMeasurement : public CaseMeasurement {
   int confirmations() const override { return thresholds_ ? thresholds_->confirm : 0; }
 
   std::unique_ptr<CaseMeasurement> fresh(std::uint64_t seed) const override {
-    return std::make_unique<PairedMeasurement>(threshold_set_, baselines_, start_pair_, spec_, seed);
+    return std::make_unique<PairedMeasurement>(threshold_set_, given_allowance_, start_pair_, spec_, seed);
   }
 
   std::string fresh_name() const override { return "fresh process pair"; }
@@ -97,15 +97,11 @@ class PairedMeasurement : public CaseMeasurement {
     pair_.reset();
   }
 
-  // Both sides started and warmed up, with the thresholds of the machine they run on and the
-  // allowance its baseline's runs measured.
+  // Both sides started and warmed up, with the thresholds of the machine they run on.
   void start() {
     pair_ = start_pair_(spec_, seed_);
-    const Fingerprint& here = pair_->build(Side::head).fingerprint;
-    thresholds_ = threshold_set_.resolve(spec_.id, here.machine_id);
-    const std::optional<BaselineCase> baseline =
-        baselines_ ? baselines_->find(here.machine_id, spec_.kernel->name(), spec_.id) : std::nullopt;
-    allowance_ = ab_allowance(*thresholds_, baseline ? &*baseline : nullptr, here);
+    thresholds_ = threshold_set_.resolve(spec_.id, pair_->build(Side::head).fingerprint.machine_id);
+    allowance_ = given_allowance_.value_or(prior_ab_allowance(*thresholds_));
     criterion_.emplace(*thresholds_, allowance_.pct);
     // The same batch on both sides, long enough for the faster one.
     const int base = pair_->warm(Side::base, thresholds_->sampling);
@@ -130,7 +126,7 @@ class PairedMeasurement : public CaseMeasurement {
   }
 
   const ThresholdSet& threshold_set_;
-  const BaselineStore* baselines_;
+  std::optional<AbAllowance> given_allowance_;
   PairedSource::StartPair start_pair_;
   CaseSpec spec_;
   std::uint64_t seed_;
@@ -151,7 +147,7 @@ class PairedMeasurement : public CaseMeasurement {
 }  // namespace
 
 std::unique_ptr<CaseMeasurement> PairedSource::open(const CaseSpec& spec, std::uint64_t seed) {
-  return std::make_unique<PairedMeasurement>(thresholds_, baselines_, start_pair_, spec, seed);
+  return std::make_unique<PairedMeasurement>(thresholds_, allowance_, start_pair_, spec, seed);
 }
 
 }  // namespace perfgate

@@ -10,13 +10,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/sampling_settings.h"
 #include "gate/case_measurement.h"
 #include "judge/thresholds.h"
-#include "store/baseline.h"
+#include "judge/paired_verdict.h"
 
 namespace perfgate {
 
@@ -51,18 +52,18 @@ class PairedSource : public MeasurementSource {
   // Starts a pair for a case, its inputs drawn from `seed`; throws PairFailure (or any error).
   using StartPair = std::function<std::unique_ptr<AbPair>(const CaseSpec& spec, std::uint64_t seed)>;
 
-  // `baselines`: where this machine's approved baselines are, whose runs measured how far two
-  // processes of a case differ here (judge/ab_allowance.h); null: the prior allowance.
-  PairedSource(const ThresholdSet& thresholds, const BaselineStore* baselines, StartPair start_pair)
-      : thresholds_(thresholds), baselines_(baselines), start_pair_(std::move(start_pair)) {}
+  // `allowance`: the change every case tolerates (bisect --allowed); none: each case's
+  // thresholds' ab_max_regression_pct.
+  PairedSource(const ThresholdSet& thresholds, StartPair start_pair, std::optional<AbAllowance> allowance = {})
+      : thresholds_(thresholds), start_pair_(std::move(start_pair)), allowance_(std::move(allowance)) {}
 
   // Never throws for the case's own failures: they become its verdict.
   std::unique_ptr<CaseMeasurement> open(const CaseSpec& spec, std::uint64_t seed) override;
 
  private:
   const ThresholdSet& thresholds_;
-  const BaselineStore* baselines_;
   StartPair start_pair_;
+  std::optional<AbAllowance> allowance_;
 };
 
 }  // namespace perfgate

@@ -28,8 +28,7 @@ class InconclusiveCriterion {
   int remeasure_;
 };
 
-// A/B: rounds go on until the paired judgement under the case's allowance (judge/ab_allowance.h)
-// settles (judge/paired_verdict.h, paired_settled), but never settle before ab_min_rounds ratios spanning ab_min_time_s (a burst
+// A/B: rounds go on until the paired judgement under the case's allowance settles (judge/paired_verdict.h, paired_settled), but never settle before ab_min_rounds ratios spanning ab_min_time_s (a burst
 // of other work cannot fill them all); at ab_max_rounds rounds or sampling.timeout_s they stop
 // whatever the judgement.
 class SettledCriterion {

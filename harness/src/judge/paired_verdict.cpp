@@ -13,6 +13,10 @@
 
 namespace perfgate {
 
+AbAllowance prior_ab_allowance(const Thresholds& thresholds) {
+  return {thresholds.ab_max_regression_pct, "fixed", "fixed ab_max_regression_pct"};
+}
+
 PairedJudgement judge_paired(std::span<const double> ratios, double allowed_pct, double significance) {
   PairedJudgement j;
   std::vector<double> valid;
