@@ -14,7 +14,11 @@ namespace perfgate {
 namespace {
 
 // The first fingerprint field on which `a` and `b` differ, as "name: A vs B"; "" when none.
+// GPUs of one model, driver and build may differ in device and host: each run keeps its device
+// (run_devices), a check on one of them is judged against its own runs and one on another GPU
+// with the spread between them (judge/device_spread.h).
 std::string fingerprint_difference(const Fingerprint& a, const Fingerprint& b) {
+  const bool gpus = !a.device_uuid.empty() && !b.device_uuid.empty();
   const auto text = [](const std::string& s) { return s.empty() ? std::string("(none)") : s; };
   const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
       {"machine_id", {a.machine_id, b.machine_id}},
@@ -33,7 +37,7 @@ std::string fingerprint_difference(const Fingerprint& a, const Fingerprint& b) {
       {"build_flags", {a.build_flags, b.build_flags}},
   };
   for (const auto& [name, values] : fields)
-    if (values.first != values.second)
+    if (values.first != values.second && !(gpus && (name == std::string("device_uuid") || name == std::string("host_id"))))
       return std::string(name) + ": " + text(values.first) + " vs " + text(values.second);
   return "";
 }
@@ -83,7 +87,8 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts) {
                   " cases; propose the same selection each time");
     merged.measured_at = std::min(merged.measured_at, part.candidate.measured_at);
     merged.run_ids.insert(merged.run_ids.end(), part.candidate.run_ids.begin(), part.candidate.run_ids.end());
-    if (!merged.run_devices.empty() || !part.candidate.run_devices.empty()) {
+    if (!merged.run_devices.empty() || !part.candidate.run_devices.empty() ||
+        part.candidate.fingerprint.device_uuid != first.candidate.fingerprint.device_uuid) {
       if (merged.run_devices.empty()) merged.run_devices = devices_of_runs(first.candidate);
       const std::vector<std::string> more = devices_of_runs(part.candidate);
       merged.run_devices.insert(merged.run_devices.end(), more.begin(), more.end());

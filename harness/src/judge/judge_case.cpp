@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/cpu_wait.h"
+#include "judge/device_spread.h"
 #include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 #include "stats/check_spread.h"
@@ -54,10 +55,16 @@ std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerpri
   const Fingerprint& then = baseline.fingerprint;
   const std::string unmeasured = " of " + current.machine_id +
                                  ", and no run has measured how the two differ; propose a baseline on this one "
-                                 "to judge here (`baseline merge` pools periods of one device and host only)";
-  if (!then.device_uuid.empty() && !current.device_uuid.empty() && then.device_uuid != current.device_uuid) {
+                                 "to judge here";
+  if (!then.device_uuid.empty() && !current.device_uuid.empty()) {
+    // One GPU is one GPU whichever host it sits in (a merged baseline's runs name their GPU, not
+    // their host).
+    if (then.device_uuid == current.device_uuid) return std::nullopt;
     const std::string where = "another device (" + then.device_uuid.substr(0, 8) + "...)";
-    return Elsewhere{"another device", where, "its baseline was measured on " + where + unmeasured};
+    return Elsewhere{"another device", where,
+                     "its baseline was measured on " + where + unmeasured +
+                         " (or `baseline merge` proposals of three or more GPUs: any GPU is then judged "
+                         "with their spread)"};
   }
   if (current.host_id.empty() || then.host_id == current.host_id) return std::nullopt;
   const std::string where = then.host_id.empty() ? "a host it does not name" : "another host (" + then.host_id + ")";
@@ -164,6 +171,9 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   const CaseShape shape{result.fits_in_cache, bound_by_memory(bound), gpu_clock};
   const std::optional<Elsewhere> origin = baseline ? elsewhere(*baseline, current) : std::nullopt;
   result.baseline_origin = origin ? origin->where : "";
+  // Another GPU than its baseline's runs, which span enough GPUs of the model to say how far one
+  // apart may be (judge/device_spread.h): judged with that spread rather than only named.
+  const bool unseen_device = origin && origin->source == std::string("another device");
   const double time_resolution = baseline ? time_resolution_pct(*baseline, thresholds) : 0;
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
@@ -187,10 +197,17 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
       const double resolved = std::abs(median(pooled(*runs))) * time_resolution / 100;
       threshold.min_change = std::max(threshold.min_change.value_or(0.0), resolved);
     }
+    std::optional<Elsewhere> judged_origin = origin;
+    if (runs && unseen_device)
+      if (const std::optional<DeviceSpread> across = device_spread(*baseline, metric)) {
+        threshold.devices_allowed_pct = thresholds.noise_factor * across->bound_pct;
+        threshold.devices_why = across->why;
+        judged_origin.reset();
+      }
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
                                                thresholds.significance, thresholds.noise_factor,
-                                               origin,
+                                               judged_origin,
                                                spread_of(result, *baseline, metric)));
     } else if (auto floor = judge_floor(metric, measured->second.samples, threshold)) {
       result.judgements.push_back(*floor);

@@ -89,6 +89,11 @@ struct MetricThreshold {
   // see; `history_why` says where it came from.
   std::optional<double> history_allowed_pct;
   std::string history_why;
+  // A check on a device none of its baseline's runs measured, where those runs span enough
+  // devices of the machine id (judge/device_spread.h): noise_factor x the bound of the spread
+  // between them, the least it is allowed; `devices_why` says so.
+  std::optional<double> devices_allowed_pct;
+  std::string devices_why;
 
   bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }

@@ -97,6 +97,11 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
     a.source = "noise";
     a.why = printf_string("%g x ", noise_factor) + sigma;
   }
+  if (threshold.devices_allowed_pct && *threshold.devices_allowed_pct > a.pct) {
+    a.pct = *threshold.devices_allowed_pct;
+    a.source = "devices";
+    a.why = printf_string("%g x ", noise_factor) + threshold.devices_why + "; " + a.why;
+  }
   if (noise.unstable) {
     // Runs in separate modes, or drifting, are not Gaussian: the allowance covers the span the
     // runs showed, with half again as margin.

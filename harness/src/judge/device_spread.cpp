@@ -1,0 +1,41 @@
+#include "judge/device_spread.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "stats/chi_squared.h"
+#include "stats/run_noise.h"
+#include "stats/summary.h"
+
+namespace perfgate {
+
+std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric) {
+  const auto runs = baseline.runs.find(metric);
+  if (runs == baseline.runs.end() || runs->second.size() != baseline.run_devices.size()) return std::nullopt;
+  std::map<std::string, std::vector<double>> medians_of;  // device -> its runs' medians
+  for (std::size_t i = 0; i < runs->second.size(); ++i)
+    if (!runs->second[i].empty() && !baseline.run_devices[i].empty())
+      medians_of[baseline.run_devices[i]].push_back(median(runs->second[i]));
+  if (static_cast<int>(medians_of.size()) < kDeviceSpreadDevices) return std::nullopt;
+  std::vector<double> levels;
+  for (const auto& [device, medians] : medians_of) levels.push_back(median(medians));
+  const double centre = median(levels);
+  if (!(centre != 0)) return std::nullopt;
+  double mean = 0;
+  for (double x : levels) mean += x;
+  mean /= double(levels.size());
+  double squares = 0;
+  for (double x : levels) squares += (x - mean) * (x - mean);
+  DeviceSpread s;
+  s.devices = static_cast<int>(levels.size());
+  s.sigma_pct = 100 * std::sqrt(squares / double(levels.size() - 1)) / std::abs(centre);
+  s.bound_pct = s.sigma_pct * sigma_upper_factor(s.devices, kSigmaConfidence);
+  s.why = fmt::format("the {} devices of its runs spread {:.2g}% ({:g}% bound {:.2g}%; more devices tighten it)",
+                      s.devices, s.sigma_pct, 100 * kSigmaConfidence, s.bound_pct);
+  return s;
+}
+
+}  // namespace perfgate

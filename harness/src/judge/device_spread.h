@@ -1,0 +1,31 @@
+#pragma once
+// How far GPUs of one model differ from each other, as a baseline measured it: where its runs
+// come from several devices of its machine id (`baseline merge` of proposals made on each,
+// BaselineCase::run_devices), a check on a device none of them is can be judged, with an
+// allowance for what a device apart is, instead of only being named. Measured on H200s of three
+// leases: copy n=2^25's level moved 0.3% between devices where one device's runs agreed to 0.02%,
+// fill n=2^20's 1.3% (docs/performance.md, "GPUs of one model: the spread between devices").
+#include <optional>
+#include <string>
+
+#include "judge/thresholds.h"
+#include "store/baseline_case.h"
+
+namespace perfgate {
+
+// Devices a baseline's runs must span before their spread is used: with two, the bound of one
+// degree of freedom is 8 x what they showed, no allowance worth giving.
+inline constexpr int kDeviceSpreadDevices = 3;
+
+struct DeviceSpread {
+  int devices = 0;        // distinct devices with runs of the metric
+  double sigma_pct = 0;   // sample standard deviation of their levels (median run medians), %
+  double bound_pct = 0;   // its 90% upper bound from `devices` levels (stats/chi_squared.h)
+  std::string why;        // "the 3 GPUs of its runs spread 0.31% (90% bound 0.94%); more GPUs tighten it"
+};
+
+// The spread of `metric` between the devices of `baseline`'s runs, where at least
+// kDeviceSpreadDevices of them measured it; nullopt otherwise.
+std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric);
+
+}  // namespace perfgate
