@@ -10,7 +10,7 @@
 #
 #   tests/study/multi_gpu_h200.sh OUTDIR SECONDS STEP...
 #   STEP: propose | propose-if-new | ctest-aa N | aa N | aa1 N | slowed N | slowed1 N | aacopy1 N |
-#         ab-aa N | ab-slowed N | bisect POSITION | history
+#         ab-aa N | ab-slowed N | bisect POSITION | slowed-by PCT N | history
 # aa1: whole-suite A/A `run`s on GPU 0 alone, each appended to the history hist-aa1. With one GPU
 # (GPUS=1) the history's two series run one after the other on GPU 0. BASELINES: a folder of
 # approved baselines from an earlier call (the propose step saves them as OUTDIR/baselines).
@@ -19,10 +19,12 @@
 # appended after it is judged, as a gated main-branch run is. propose-if-new: proposes (as
 # `propose`) only where GPU 0 is not the device the BASELINES were measured on.
 # slowed1 / aacopy1: `check` of copy n=2^25 on GPU 0 by the build doing 1% more work / this build.
+# slowed-by PCT N: the same by the build doing PCT% more work (slow/PCT/perfgate).
 # ab-slowed / ab-aa: the same as A/B checks against this build (`check --base build/perfgate`).
 # bisect POSITION: a scratch repository of 16 commits after a base, the one at POSITION switching
 # to the build doing 1% more work; `perfgate bisect` over it, its build step copying the binary
-# the commit names (the builds were made elsewhere and carried, as a CI's artifacts are).
+# the commit names (the builds were made elsewhere and carried, as a CI's artifacts are);
+# ALLOWED: its --allowed.
 # Expects build/perfgate (and build/CTestTestfile.cmake, build/perfgate_perf_include.cmake for
 # ctest-aa) configured at /work/main, slowed builds at slow/<pct>/perfgate built from
 # /tmp/slow<pct>/src (tests/study/build_slowed.sh copy/vulkan <pct> /tmp/slow<pct>), and
@@ -109,6 +111,16 @@ while [ $# -gt 0 ]; do
       done
       log "$step done"
       ;;
+    slowed-by)
+      pct=$1 n=$2
+      shift 2
+      for i in $(seq 1 "$n"); do
+        [ "$(left)" -gt 25 ] || break
+        "slow/$pct/perfgate" check "$dram" --device 0 --json "$out/slowed$pct-$i.json" > "$out/slowed$pct-$i.txt" 2>&1
+        echo "slowed by $pct% $i: exit $?" >> "$out/steps.txt"
+      done
+      log "slowed by $pct% done"
+      ;;
     ab-aa | ab-slowed)
       n=$1
       shift
@@ -140,7 +152,7 @@ while [ $# -gt 0 ]; do
       t0=$(date +%s)
       build/perfgate bisect "$dram" --device 0 --source "$repo" --good "$base" --bad HEAD --unrelated '' \
         --configure '' --build "cp \"$root/\$(cat {source}/binary.txt)\" {build}/perfgate" --binary '{build}/perfgate' \
-        --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
+        ${ALLOWED:+--allowed "$ALLOWED"} --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
       log "bisect $position: exit $? in $(($(date +%s) - t0)) s"
       ;;
     ctest-aa)
