@@ -178,10 +178,10 @@ void add_baseline_merge(CLI::App& baseline, Context& context) {
   auto flags = std::make_shared<MergeFlags>();
   CLI::App* merge = baseline.add_subcommand(
       "merge",
-      "Pool candidates proposed at different times on this machine into one candidate, so its noise "
-      "spans how the machine moves between periods (a shared runner's neighbours, its cache modes); refuses "
-      "candidates from "
-      "other machines, devices, drivers or builds, or of other code");
+      "Pool candidates proposed at different times on this machine, or on several GPUs of one model, into "
+      "one candidate, so its noise spans how the machine moves between periods (a shared runner's "
+      "neighbours, its cache modes) and a GPU none of them is can be judged (three or more); refuses "
+      "candidates from other machines, CPU hosts, drivers or builds, or of other code");
   merge->add_option("files", flags->files, "Candidate files from perfgate baseline propose (two or more)")
       ->required()
       ->expected(2, -1)

@@ -15,8 +15,8 @@ namespace perfgate {
 // The change an A/B check tolerates between head and base before it calls the head slower: the
 // thresholds' ab_max_regression_pct (measured on a 2-vCPU VM: +10% caught 20/20, A/A 0/100), or
 // what the user asked for (bisect --allowed). Not from a baseline's runs: on an H200 two
-// processes alive at once differed by up to 0.22% (A/A pairs of copy n=2^25) where one process at
-// a time agreed to 0.02% (docs/performance.md, "A/B pairs and bisect on an H200").
+// processes alive at once differed by up to 0.4% (A/A pairs of copy n=2^25) where one process at
+// a time agreed to 0.02% (docs/performance.md, "Four H200s of four leases").
 struct AbAllowance {
   double pct = 0;
   std::string source;  // "fixed": ab_max_regression_pct; "--allowed": the user's
