@@ -47,7 +47,14 @@ TEST(Resolution, RunLineNamesWhoseBaselinesItWasJudgedAgainst) {
                       "allowance is named, not failed"),
             std::string::npos)
       << line;
-  run.cases[0].baseline_origin = run.cases[1].baseline_origin = "";
+  // Judged with the spread between the GPUs a merged baseline holds: judged, not only named.
+  run.cases[2].baseline_origin = "3 other GPUs of the model";
+  const std::string gpus = run_resolution(run);
+  EXPECT_NE(gpus.find("1 case judged against baselines from 3 other GPUs of the model, with the spread between "
+                      "them"),
+            std::string::npos)
+      << gpus;
+  run.cases[0].baseline_origin = run.cases[1].baseline_origin = run.cases[2].baseline_origin = "";
   EXPECT_EQ(run_resolution(run).find("judged against baselines from"), std::string::npos);
 }
 

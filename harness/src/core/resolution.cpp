@@ -69,7 +69,11 @@ std::string run_resolution(const RunResult& run) {
     if (!c.baseline_origin.empty()) origins[c.baseline_origin]++;
   for (const auto& [where, count] : origins)
     line += "; " + std::to_string(count) + (count == 1 ? " case" : " cases") + " judged against baselines from " +
-            where + ": a change past a case's own allowance is named, not failed, until this one's runs are in its baseline";
+            where +
+            (where.ends_with("GPUs of the model")
+                 ? ", with the spread between them: a proposal on this one judges it finer"
+                 : ": a change past a case's own allowance is named, not failed, until this one's runs are in its "
+                   "baseline");
   // An allowance that followed the load (judge/load_allowance.h): this run saw less than a quiet one.
   if (auto busy = by_source.find("load"); busy != by_source.end())
     line += "; busy machine: " + std::to_string(busy->second) + (busy->second == 1 ? " case" : " cases") +

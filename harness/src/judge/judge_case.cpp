@@ -203,6 +203,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
         threshold.devices_allowed_pct = thresholds.noise_factor * across->bound_pct;
         threshold.devices_why = across->why;
         judged_origin.reset();
+        result.baseline_origin = std::to_string(across->devices) + " other GPUs of the model";
       }
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
