@@ -83,7 +83,7 @@ TEST(DeviceSpread, AnotherGpuIsJudgedWithTheSpreadBetweenGpus) {
   EXPECT_EQ(apart.verdict, Verdict::pass) << apart.message;
   ASSERT_EQ(apart.judgements.size(), 1u);
   EXPECT_EQ(apart.judgements[0].threshold_source, "devices") << apart.judgements[0].reason;
-  EXPECT_EQ(apart.baseline_origin, "3 other GPUs of the model");
+  EXPECT_EQ(apart.baseline_origin, "3 GPUs of the model");
   // The same GPU 10% slower: past it, and judged (not only named), a regression.
   CaseResult slower = copy_on(rng, 11000);
   judge_against(slower, runs_of_device(b, "gpu-new"), runs_only(), fourth);

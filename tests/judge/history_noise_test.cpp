@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -129,6 +130,58 @@ TEST(HistoryNoise, ANoisierRecordWidensTheAllowance) {
   const Judged judged = judge_slower(&record, 0.0);
   EXPECT_EQ(judged.result.verdict, Verdict::pass) << judged.result.message;
   EXPECT_EQ(judged.latency.threshold_source, "history");
+}
+
+}  // namespace
+}  // namespace perfgate
+
+namespace perfgate {
+namespace {
+
+// A CI lent any GPU of a pool appends each gated run: once its history names three GPUs, a check
+// on a GPU the baseline's runs never measured is judged with the spread between them (not only
+// named), and says so; with two it is named as before.
+CaseResult judged_on_new_gpu(const HistoryNoise* history, double slower) {
+  std::mt19937_64 rng(9);
+  BaselineCase b;
+  b.id = kCopy;
+  b.backend = "vulkan";
+  b.fingerprint = gpu_testing::h100("gpu-0");
+  for (int run = 0; run < 5; ++run) b.runs[metric::latency_ns].push_back(gpu_testing::around(rng, 68700, 0.0005));
+  CaseResult r = gpu_testing::measured_on_gpu(rng, kCopy, 68700 * slower, false, 0.0005);
+  r.backend = "vulkan";
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = 0;
+  judge_against(r, b, t, gpu_testing::h100("gpu-new"), history);
+  return r;
+}
+
+TEST(HistoryNoise, AGpuTheBaselineNeverSawIsJudgedWithTheHistorysGpus) {
+  std::vector<HistoryPoint> points;
+  const double levels[] = {1.0, 1.003, 0.997};
+  for (int g = 0; g < 3; ++g)
+    for (auto p : gated_runs(2, 0.01, 20 + g, -1, 0, "gpu-" + std::to_string(g + 1))) {
+      p.medians[metric::latency_ns] *= levels[g];
+      points.push_back(p);
+    }
+  const auto three = history_noise(points, history_thresholds(), "gpu-new");
+  ASSERT_EQ(three.count(kCopy), 1u);
+  const HistoryNoise& h = three.at(kCopy);
+  EXPECT_LT(h.runs, kHistoryNoiseRuns);  // no runs of its own: only the GPUs' spread speaks
+  ASSERT_TRUE(h.devices);
+  EXPECT_EQ(h.devices->devices, 3);
+  const CaseResult apart = judged_on_new_gpu(&h, 1.004);
+  EXPECT_EQ(apart.verdict, Verdict::pass) << apart.message;
+  EXPECT_EQ(apart.judgements.at(0).threshold_source, "devices") << apart.judgements.at(0).reason;
+  EXPECT_NE(apart.judgements.at(0).reason.find("devices of the history's runs"), std::string::npos);
+  EXPECT_EQ(judged_on_new_gpu(&h, 1.10).verdict, Verdict::regressed);
+  // Without the history, or with two GPUs in it: named, not failed.
+  EXPECT_EQ(judged_on_new_gpu(nullptr, 1.10).verdict, Verdict::inconclusive);
+  points.erase(std::remove_if(points.begin(), points.end(),
+                              [](const HistoryPoint& p) { return p.device_uuid == "gpu-3"; }),
+               points.end());
+  const auto two = history_noise(points, history_thresholds(), "gpu-new");
+  EXPECT_EQ(two.count(kCopy), 0u);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 //   /tmp/rejudge BASELINES_DIR THRESHOLDS_DIR RESULTS.json...
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include "judge/history_noise.h"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
       if (history_dir)
         history = history_noise(read_all_history(history_dir, run.fingerprint.machine_id), thresholds,
                                 run.fingerprint.device_uuid);
+      std::map<std::string, int> sources;  // the allowances' sources, and the verdicts, of this file
       for (CaseResult& c : run.cases) {
         if (c.verdict == Verdict::error || c.verdict == Verdict::skipped) continue;
         const auto baseline = baselines.find(run.fingerprint.machine_id, c.kernel, c.id);
@@ -48,6 +50,8 @@ int main(int argc, char** argv) {
         judge_against(c, baseline, thresholds.resolve(c.id, run.fingerprint.machine_id), run.fingerprint,
                       known == history.end() ? nullptr : &known->second);
         ++checks;
+        if (!c.judgements.empty()) ++sources[c.judgements.front().threshold_source];
+        ++sources["verdict " + std::string(to_string(c.verdict))];
         if (c.verdict != Verdict::regressed) continue;
         ++flagged;
         bool borne_out = !fresh.empty();
@@ -59,6 +63,9 @@ int main(int argc, char** argv) {
         std::printf("%s %s: %s%s\n", argv[i], c.id.c_str(), c.message.c_str(),
                     borne_out ? " [fresh process past it too]" : fresh.empty() ? " [no fresh process recorded]" : "");
       }
+      std::printf("%s:", argv[i]);
+      for (const auto& [what, count] : sources) std::printf(" %s %d;", what.c_str(), count);
+      std::printf("\n");
       if (history_dir) append_history(history_dir, read_results(argv[i]));
     }
     std::printf("%d case checks, %d first measurements regressed, %d of them with a fresh process past the allowance\n",

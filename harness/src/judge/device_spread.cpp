@@ -12,16 +12,13 @@
 
 namespace perfgate {
 
-std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric) {
-  const auto runs = baseline.runs.find(metric);
-  if (runs == baseline.runs.end() || runs->second.size() != baseline.run_devices.size()) return std::nullopt;
-  std::map<std::string, std::vector<double>> medians_of;  // device -> its runs' medians
-  for (std::size_t i = 0; i < runs->second.size(); ++i)
-    if (!runs->second[i].empty() && !baseline.run_devices[i].empty())
-      medians_of[baseline.run_devices[i]].push_back(median(runs->second[i]));
-  if (static_cast<int>(medians_of.size()) < kDeviceSpreadDevices) return std::nullopt;
+std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vector<double>>& medians_by_device,
+                                           const std::string& whose) {
+  if (static_cast<int>(medians_by_device.size()) < kDeviceSpreadDevices) return std::nullopt;
   std::vector<double> levels;
-  for (const auto& [device, medians] : medians_of) levels.push_back(median(medians));
+  for (const auto& [device, medians] : medians_by_device)
+    if (!medians.empty()) levels.push_back(median(medians));
+  if (static_cast<int>(levels.size()) < kDeviceSpreadDevices) return std::nullopt;
   const double centre = median(levels);
   if (!(centre != 0)) return std::nullopt;
   double mean = 0;
@@ -33,9 +30,19 @@ std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const st
   s.devices = static_cast<int>(levels.size());
   s.sigma_pct = 100 * std::sqrt(squares / double(levels.size() - 1)) / std::abs(centre);
   s.bound_pct = s.sigma_pct * sigma_upper_factor(s.devices, kSigmaConfidence);
-  s.why = fmt::format("the {} devices of its runs spread {:.2g}% ({:g}% bound {:.2g}%; more devices tighten it)",
-                      s.devices, s.sigma_pct, 100 * kSigmaConfidence, s.bound_pct);
+  s.why = fmt::format("the {} devices of {} spread {:.2g}% ({:g}% bound {:.2g}%; more devices tighten it)",
+                      s.devices, whose, s.sigma_pct, 100 * kSigmaConfidence, s.bound_pct);
   return s;
+}
+
+std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric) {
+  const auto runs = baseline.runs.find(metric);
+  if (runs == baseline.runs.end() || runs->second.size() != baseline.run_devices.size()) return std::nullopt;
+  std::map<std::string, std::vector<double>> medians_of;  // device -> its runs' medians
+  for (std::size_t i = 0; i < runs->second.size(); ++i)
+    if (!runs->second[i].empty() && !baseline.run_devices[i].empty())
+      medians_of[baseline.run_devices[i]].push_back(median(runs->second[i]));
+  return spread_between(medians_of, "its runs");
 }
 
 }  // namespace perfgate

@@ -5,8 +5,10 @@
 // allowance for what a device apart is, instead of only being named. Measured on H200s of three
 // leases: copy n=2^25's level moved 0.3% between devices where one device's runs agreed to 0.02%,
 // fill n=2^20's 1.3% (docs/performance.md, "GPUs of one model: the spread between devices").
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "judge/thresholds.h"
 #include "store/baseline_case.h"
@@ -27,5 +29,10 @@ struct DeviceSpread {
 // The spread of `metric` between the devices of `baseline`'s runs, where at least
 // kDeviceSpreadDevices of them measured it; nullopt otherwise.
 std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric);
+
+// The same from run medians grouped by device (a history's gated runs, judge/history_noise.h):
+// each device's level the median of its runs'. `whose` names where the runs came from in `why`.
+std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vector<double>>& medians_by_device,
+                                           const std::string& whose);
 
 }  // namespace perfgate

@@ -17,13 +17,32 @@ std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint
   for (const HistoryPoint& p : points)
     if (device_uuid.empty() || p.device_uuid.empty() || p.device_uuid == device_uuid) own.push_back(p);
   std::map<std::string, HistoryNoise> out;
+  // Between GPUs: every run of the machine that names its GPU, grouped by case and GPU.
+  std::map<std::string, std::map<std::string, std::map<std::string, std::vector<double>>>> by_case;
+  if (!device_uuid.empty())
+    for (const HistoryPoint& p : points)
+      if (!p.device_uuid.empty())
+        for (const auto& [metric, value] : p.medians) by_case[p.case_id][metric][p.device_uuid].push_back(value);
+  const auto devices_of = [&](const std::string& case_id, const std::string& metric) -> std::optional<DeviceSpread> {
+    const auto c = by_case.find(case_id);
+    if (c == by_case.end()) return std::nullopt;
+    const auto m = c->second.find(metric);
+    return m == c->second.end() ? std::nullopt : spread_between(m->second, "the history's runs");
+  };
+  for (const CaseHistory& h : analyse_history(points, thresholds, nullptr, {})) {
+    if (auto across = devices_of(h.case_id, h.metric)) {
+      HistoryNoise& n = out[h.case_id];
+      n.metric = h.metric;
+      n.devices = std::move(across);
+    }
+  }
   for (const CaseHistory& h : analyse_history(own, thresholds, nullptr, {})) {
     // The newest runs, steps and all: a step moves one difference of neighbouring runs, which
     // series_noise_pct's 75th percentile does not follow once there are enough of them (a
     // change point located a run early would put a step inside a newest segment of five).
     const int runs = std::min<int>(static_cast<int>(h.values.size()), kHistoryNoiseWindow);
     if (runs < kHistoryNoiseRuns) continue;
-    HistoryNoise n;
+    HistoryNoise& n = out[h.case_id];
     n.metric = h.metric;
     n.runs = runs;
     n.sigma_pct = series_noise_pct(std::span<const double>(h.values).last(runs));
@@ -32,7 +51,6 @@ std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint
     std::snprintf(why, sizeof why, "the history's %d runs on this machine spread %.2g%% (%g%% bound %.2g%%)", runs,
                   n.sigma_pct, 100 * kSigmaConfidence, n.bound_pct);
     n.why = why;
-    out[h.case_id] = n;
   }
   return out;
 }

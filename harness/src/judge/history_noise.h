@@ -5,9 +5,11 @@
 // a case, a check's allowance rests on it instead of a class's floor (judge/judge_case.h), and
 // says so: what a verdict rests on is measured on the machine it judges.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "judge/device_spread.h"
 #include "judge/thresholds.h"
 #include "store/history.h"
 
@@ -26,11 +28,16 @@ struct HistoryNoise {
   double sigma_pct = 0;    // its run-to-run noise (stats/change_points.h, series_noise_pct)
   double bound_pct = 0;    // the 90% upper bound of that sigma from `runs` (stats/chi_squared.h)
   std::string why;         // "the history's 12 runs on this machine spread 0.18% (90% bound 0.25%)"
+  // The spread between the GPUs the machine's history names (three or more, each the median of
+  // its runs): what a check on a GPU its baseline's runs never measured is judged with, where the
+  // baseline holds no such spread of its own (a CI lent any GPU of a pool appends each run).
+  std::optional<DeviceSpread> devices;
 };
 
 // Per case id, for the cases of `points` (one machine's history) with at least kHistoryNoiseRuns
-// runs. Where `device_uuid` is given, only the runs of that device
-// count (a host's GPUs each have their own). Throws Error for a thresholds problem.
+// runs, or runs on kDeviceSpreadDevices GPUs or more (then `runs` may be fewer: only `devices`
+// speaks). Where `device_uuid` is given, only the runs of that device count for its own noise (a
+// host's GPUs each have their own). Throws Error for a thresholds problem.
 std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint>& points,
                                                   const ThresholdSet& thresholds, const std::string& device_uuid);
 

@@ -180,7 +180,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     MetricThreshold threshold = given.for_case(shape);
     // The machine's own record of the case's time, where its history holds one: for that time and
     // the rates of it (work over the same time), in place of the floors.
-    if (history && threshold.relative() &&
+    if (history && history->runs >= kHistoryNoiseRuns && threshold.relative() &&
         (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric))) {
       threshold.history_allowed_pct = thresholds.noise_factor * history->bound_pct;
       threshold.history_why = history->why;
@@ -198,13 +198,21 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
       threshold.min_change = std::max(threshold.min_change.value_or(0.0), resolved);
     }
     std::optional<Elsewhere> judged_origin = origin;
-    if (runs && unseen_device)
-      if (const std::optional<DeviceSpread> across = device_spread(*baseline, metric)) {
-        threshold.devices_allowed_pct = thresholds.noise_factor * across->bound_pct;
-        threshold.devices_why = across->why;
-        judged_origin.reset();
-        result.baseline_origin = std::to_string(across->devices) + " other GPUs of the model";
-      }
+    std::optional<DeviceSpread> across;
+    if (runs && unseen_device) {
+      across = device_spread(*baseline, metric);
+      // The history's GPUs where the baseline's own runs name too few: the same spread, measured
+      // on the gated runs CI appended from whichever GPU it was lent.
+      if (!across && history && history->devices &&
+          (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric)))
+        across = history->devices;
+    }
+    if (across) {
+      threshold.devices_allowed_pct = thresholds.noise_factor * across->bound_pct;
+      threshold.devices_why = across->why;
+      judged_origin.reset();
+      result.baseline_origin = std::to_string(across->devices) + " GPUs of the model";
+    }
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
                                                thresholds.significance, thresholds.noise_factor,
