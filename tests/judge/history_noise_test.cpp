@@ -186,3 +186,60 @@ TEST(HistoryNoise, AGpuTheBaselineNeverSawIsJudgedWithTheHistorysGpus) {
 
 }  // namespace
 }  // namespace perfgate
+
+namespace perfgate {
+namespace {
+
+// A CI whose every job is a fresh VM of one class (another host each time) appends each gated
+// run with its host: once the history names three hosts, a CPU check on a host its baseline never
+// measured is judged with the spread between them, and says so.
+TEST(HistoryNoise, AHostTheBaselineNeverSawIsJudgedWithTheHistorysHosts) {
+  const std::string cpu_case = "copy/cpu/n=33554432";
+  std::mt19937_64 rng(41);
+  std::vector<HistoryPoint> points;
+  const double levels[] = {1.0, 1.05, 0.95};  // VMs of one class 5% apart
+  for (int h = 0; h < 3; ++h)
+    for (int run = 0; run < 2; ++run) {
+      HistoryPoint p;
+      p.machine_id = "cpu-amd-epyc-2t";
+      p.case_id = cpu_case;
+      p.host_id = "vm-" + std::to_string(h);
+      p.run_id = p.host_id + "-" + std::to_string(run);
+      p.started_at = std::to_string(2000 + 2 * h + run);
+      p.source_hash = "sha256:copy";
+      p.medians[metric::latency_ns] = 4.2e6 * levels[h];
+      points.push_back(p);
+    }
+  const auto noise = history_noise(points, history_thresholds(), "", "vm-new");
+  ASSERT_EQ(noise.count(cpu_case), 1u);
+  const HistoryNoise& h = noise.at(cpu_case);
+  ASSERT_TRUE(h.devices);
+  EXPECT_NE(h.devices->why.find("the 3 hosts of the history's runs"), std::string::npos) << h.devices->why;
+  // On a GPU the hosts are not what differs: no spread from them.
+  EXPECT_FALSE(history_noise(points, history_thresholds(), "gpu-0", "vm-new").at(cpu_case).devices);
+
+  BaselineCase b;
+  b.id = cpu_case;
+  b.backend = "cpu";
+  b.fingerprint.machine_id = "cpu-amd-epyc-2t";
+  b.fingerprint.host_id = "vm-0";
+  for (int run = 0; run < 5; ++run) b.runs[metric::latency_ns].push_back(gpu_testing::around(rng, 4.2e6, 0.005));
+  Fingerprint here = b.fingerprint;
+  here.host_id = "vm-new";
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = 0;
+  auto judged = [&](double slower, const HistoryNoise* history) {
+    CaseResult r = gpu_testing::measured_on_gpu(rng, cpu_case, 4.2e6 * slower, false, 0.005);
+    r.backend = "cpu";
+    judge_against(r, b, t, here, history);
+    return r;
+  };
+  const CaseResult apart = judged(1.06, &h);
+  EXPECT_EQ(apart.verdict, Verdict::pass) << apart.message;
+  EXPECT_EQ(apart.baseline_origin, "3 hosts of the class");
+  EXPECT_EQ(judged(2.0, &h).verdict, Verdict::regressed);
+  EXPECT_EQ(judged(2.0, nullptr).verdict, Verdict::inconclusive);  // named, not failed
+}
+
+}  // namespace
+}  // namespace perfgate

@@ -88,6 +88,7 @@ TEST_F(ReportHistory, KeepsWhatJudgingNeeds) {
   run.fingerprint.driver_version = "550.54";
   run.cases[0].source_hash = "sha256:abc";
   run.cases[0].device_uuid = "GPU-1";
+  run.fingerprint.host_id = "5920c5453285";
   run.cases[0].metrics.at("latency_ns").summary.mad = 1000;
   append_history(dir_, run);
   const auto points = read_history(dir_, "copy/cpu/n=1048576");
@@ -96,6 +97,7 @@ TEST_F(ReportHistory, KeepsWhatJudgingNeeds) {
   EXPECT_EQ(points[0].driver, "550.54");
   EXPECT_EQ(points[0].source_hash, "sha256:abc");
   EXPECT_EQ(points[0].device_uuid, "GPU-1");
+  EXPECT_EQ(points[0].host_id, "5920c5453285");  // which VM of a class, for the spread between them
   EXPECT_DOUBLE_EQ(points[0].spreads.at("latency_ns"), 1482.6);
 }
 

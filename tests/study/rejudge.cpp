@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
       std::map<std::string, HistoryNoise> history;
       if (history_dir)
         history = history_noise(read_all_history(history_dir, run.fingerprint.machine_id), thresholds,
-                                run.fingerprint.device_uuid);
+                                run.fingerprint.device_uuid, run.fingerprint.host_id);
       std::map<std::string, int> sources;  // the allowances' sources, and the verdicts, of this file
       for (CaseResult& c : run.cases) {
         if (c.verdict == Verdict::error || c.verdict == Verdict::skipped) continue;

@@ -157,7 +157,7 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   if (check_output) source.sample_for_verdicts();
   if (!flags.history_dir.empty() && !flags.no_judge)
     source.judge_with_history(history_noise(read_all_history(flags.history_dir, device.fingerprint().machine_id),
-                                            thresholds, device.fingerprint().device_uuid));
+                                            thresholds, device.fingerprint().device_uuid, device.fingerprint().host_id));
   source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed, const SamplingSettings& sampling) {
     return measure_in_fresh_process(flags, spec, seed, sampling);
   });

@@ -70,7 +70,7 @@ std::string run_resolution(const RunResult& run) {
   for (const auto& [where, count] : origins)
     line += "; " + std::to_string(count) + (count == 1 ? " case" : " cases") + " judged against baselines from " +
             where +
-            (where.ends_with("GPUs of the model")
+            (where.ends_with("GPUs of the model") || where.ends_with("hosts of the class")
                  ? ", with the spread between them: a proposal on this one judges it finer"
                  : ": a change past a case's own allowance is named, not failed, until this one's runs are in its "
                    "baseline");

@@ -30,8 +30,8 @@ std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vect
   s.devices = static_cast<int>(levels.size());
   s.sigma_pct = 100 * std::sqrt(squares / double(levels.size() - 1)) / std::abs(centre);
   s.bound_pct = s.sigma_pct * sigma_upper_factor(s.devices, kSigmaConfidence);
-  s.why = fmt::format("the {} devices of {} spread {:.2g}% ({:g}% bound {:.2g}%; more devices tighten it)",
-                      s.devices, whose, s.sigma_pct, 100 * kSigmaConfidence, s.bound_pct);
+  s.why = fmt::format("the {} {} spread {:.2g}% ({:g}% bound {:.2g}%; more tighten it)", s.devices, whose,
+                      s.sigma_pct, 100 * kSigmaConfidence, s.bound_pct);
   return s;
 }
 
@@ -42,7 +42,7 @@ std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const st
   for (std::size_t i = 0; i < runs->second.size(); ++i)
     if (!runs->second[i].empty() && !baseline.run_devices[i].empty())
       medians_of[baseline.run_devices[i]].push_back(median(runs->second[i]));
-  return spread_between(medians_of, "its runs");
+  return spread_between(medians_of, "devices of its runs");
 }
 
 }  // namespace perfgate

@@ -23,7 +23,7 @@ struct DeviceSpread {
   int devices = 0;        // distinct devices with runs of the metric
   double sigma_pct = 0;   // sample standard deviation of their levels (median run medians), %
   double bound_pct = 0;   // its 90% upper bound from `devices` levels (stats/chi_squared.h)
-  std::string why;        // "the 3 GPUs of its runs spread 0.31% (90% bound 0.94%); more GPUs tighten it"
+  std::string why;        // "the 3 devices of its runs spread 0.31% (90% bound 0.94%; more tighten it)"
 };
 
 // The spread of `metric` between the devices of `baseline`'s runs, where at least
@@ -31,7 +31,8 @@ struct DeviceSpread {
 std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric);
 
 // The same from run medians grouped by device (a history's gated runs, judge/history_noise.h):
-// each device's level the median of its runs'. `whose` names where the runs came from in `why`.
+// each device's (or host's) level the median of its runs'. `whose` names them in `why`: "devices
+// of its runs", "hosts of the history's runs".
 std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vector<double>>& medians_by_device,
                                            const std::string& whose);
 

@@ -12,22 +12,27 @@
 namespace perfgate {
 
 std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint>& points,
-                                                  const ThresholdSet& thresholds, const std::string& device_uuid) {
+                                                  const ThresholdSet& thresholds, const std::string& device_uuid,
+                                                  const std::string& host_id) {
   std::vector<HistoryPoint> own;
   for (const HistoryPoint& p : points)
     if (device_uuid.empty() || p.device_uuid.empty() || p.device_uuid == device_uuid) own.push_back(p);
   std::map<std::string, HistoryNoise> out;
-  // Between GPUs: every run of the machine that names its GPU, grouped by case and GPU.
+  // Between GPUs: every run of the machine that names its GPU, grouped by case and GPU; on a CPU
+  // between hosts likewise.
+  const bool gpus = !device_uuid.empty();
   std::map<std::string, std::map<std::string, std::map<std::string, std::vector<double>>>> by_case;
-  if (!device_uuid.empty())
+  if (gpus || !host_id.empty())
     for (const HistoryPoint& p : points)
-      if (!p.device_uuid.empty())
-        for (const auto& [metric, value] : p.medians) by_case[p.case_id][metric][p.device_uuid].push_back(value);
+      if (const std::string& where = gpus ? p.device_uuid : p.host_id; !where.empty())
+        for (const auto& [metric, value] : p.medians) by_case[p.case_id][metric][where].push_back(value);
   const auto devices_of = [&](const std::string& case_id, const std::string& metric) -> std::optional<DeviceSpread> {
     const auto c = by_case.find(case_id);
     if (c == by_case.end()) return std::nullopt;
     const auto m = c->second.find(metric);
-    return m == c->second.end() ? std::nullopt : spread_between(m->second, "the history's runs");
+    return m == c->second.end() ? std::nullopt
+                                : spread_between(m->second, gpus ? "devices of the history's runs"
+                                                                 : "hosts of the history's runs");
   };
   for (const CaseHistory& h : analyse_history(points, thresholds, nullptr, {})) {
     if (auto across = devices_of(h.case_id, h.metric)) {

@@ -29,8 +29,9 @@ struct HistoryNoise {
   double bound_pct = 0;    // the 90% upper bound of that sigma from `runs` (stats/chi_squared.h)
   std::string why;         // "the history's 12 runs on this machine spread 0.18% (90% bound 0.25%)"
   // The spread between the GPUs the machine's history names (three or more, each the median of
-  // its runs): what a check on a GPU its baseline's runs never measured is judged with, where the
-  // baseline holds no such spread of its own (a CI lent any GPU of a pool appends each run).
+  // its runs), or on a CPU between its hosts: what a check on a GPU or host its baseline's runs
+  // never measured is judged with, where the baseline holds no such spread of its own (a CI lent
+  // any GPU of a pool, or a fresh VM per job, appends each run).
   std::optional<DeviceSpread> devices;
 };
 
@@ -38,7 +39,10 @@ struct HistoryNoise {
 // runs, or runs on kDeviceSpreadDevices GPUs or more (then `runs` may be fewer: only `devices`
 // speaks). Where `device_uuid` is given, only the runs of that device count for its own noise (a
 // host's GPUs each have their own). Throws Error for a thresholds problem.
+// `host_id`: on a CPU (no device), the host the check runs on; its history's hosts are then what
+// the spread between is measured over (a CI's VMs of one class, each job another).
 std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint>& points,
-                                                  const ThresholdSet& thresholds, const std::string& device_uuid);
+                                                  const ThresholdSet& thresholds, const std::string& device_uuid,
+                                                  const std::string& host_id = "");
 
 }  // namespace perfgate

@@ -171,9 +171,11 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   const CaseShape shape{result.fits_in_cache, bound_by_memory(bound), gpu_clock};
   const std::optional<Elsewhere> origin = baseline ? elsewhere(*baseline, current) : std::nullopt;
   result.baseline_origin = origin ? origin->where : "";
-  // Another GPU than its baseline's runs, which span enough GPUs of the model to say how far one
-  // apart may be (judge/device_spread.h): judged with that spread rather than only named.
+  // Another GPU or host than its baseline's runs, where they or the history span enough GPUs of
+  // the model (or hosts of the class) to say how far one apart may be (judge/device_spread.h):
+  // judged with that spread rather than only named.
   const bool unseen_device = origin && origin->source == std::string("another device");
+  const bool unseen_host = origin && origin->source == std::string("another host");
   const double time_resolution = baseline ? time_resolution_pct(*baseline, thresholds) : 0;
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
@@ -199,8 +201,8 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     }
     std::optional<Elsewhere> judged_origin = origin;
     std::optional<DeviceSpread> across;
-    if (runs && unseen_device) {
-      across = device_spread(*baseline, metric);
+    if (runs && (unseen_device || unseen_host)) {
+      if (unseen_device) across = device_spread(*baseline, metric);
       // The history's GPUs where the baseline's own runs name too few: the same spread, measured
       // on the gated runs CI appended from whichever GPU it was lent.
       if (!across && history && history->devices &&
@@ -211,7 +213,8 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
       threshold.devices_allowed_pct = thresholds.noise_factor * across->bound_pct;
       threshold.devices_why = across->why;
       judged_origin.reset();
-      result.baseline_origin = std::to_string(across->devices) + " GPUs of the model";
+      result.baseline_origin =
+          std::to_string(across->devices) + (unseen_device ? " GPUs of the model" : " hosts of the class");
     }
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,

@@ -21,18 +21,20 @@ namespace {
 using nlohmann::json;
 
 json to_json(const HistoryPoint& p) {
-  return {{"run_id", p.run_id},
-          {"started_at", p.started_at},
-          {"commit", p.commit},
-          {"branch", p.branch},
-          {"case", p.case_id},
-          {"verdict", to_string(p.verdict)},
-          {"medians", p.medians},
-          {"spreads", p.spreads},
-          {"device_uuid", p.device_uuid},
-          {"perfgate_version", p.perfgate_version},
-          {"source_hash", p.source_hash},
-          {"driver", p.driver}};
+  json j = {{"run_id", p.run_id},
+            {"started_at", p.started_at},
+            {"commit", p.commit},
+            {"branch", p.branch},
+            {"case", p.case_id},
+            {"verdict", to_string(p.verdict)},
+            {"medians", p.medians},
+            {"spreads", p.spreads},
+            {"device_uuid", p.device_uuid},
+            {"perfgate_version", p.perfgate_version},
+            {"source_hash", p.source_hash},
+            {"driver", p.driver}};
+  if (!p.host_id.empty()) j["host_id"] = p.host_id;
+  return j;
 }
 
 // A string field that may be absent ("" then) but is text when given.
@@ -87,6 +89,7 @@ HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
     return metric + " spread " + std::to_string(v) + " is not a spread (expected a finite number, 0 or more)";
   });
   p.device_uuid = optional_text(j, "device_uuid");
+  p.host_id = optional_text(j, "host_id");
   p.perfgate_version = optional_text(j, "perfgate_version");
   p.source_hash = optional_text(j, "source_hash");
   p.driver = optional_text(j, "driver");
@@ -181,6 +184,7 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
     p.case_id = c.id;
     p.verdict = c.verdict;
     p.device_uuid = c.device_uuid.empty() ? run.fingerprint.device_uuid : c.device_uuid;
+    p.host_id = run.fingerprint.host_id;
     p.perfgate_version = run.perfgate_version;
     p.source_hash = c.source_hash;
     p.driver = run.fingerprint.driver_version;

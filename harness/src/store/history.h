@@ -30,6 +30,7 @@ struct HistoryPoint {
   // (a robust sigma, in the metric's unit). Absent in lines written before it was recorded.
   std::map<std::string, double> spreads;
   std::string device_uuid;
+  std::string host_id;  // Fingerprint::host_id: which VM of a class ran it (absent in older lines)
   std::string perfgate_version;
   std::string source_hash;  // the case's kernel source (+ SPIR-V) hash
   std::string driver;       // the device's driver version
