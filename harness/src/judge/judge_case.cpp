@@ -63,14 +63,15 @@ std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerpri
     const std::string where = "another device (" + then.device_uuid.substr(0, 8) + "...)";
     return Elsewhere{"another device", where,
                      "its baseline was measured on " + where + unmeasured +
-                         " (or `baseline merge` proposals of three or more GPUs: any GPU is then judged "
-                         "with their spread)"};
+                         " (or `baseline merge` proposals of three or more GPUs, or judge with a history, "
+                         "--history, whose runs name three or more: any GPU is then judged with their spread)"};
   }
   if (current.host_id.empty() || then.host_id == current.host_id) return std::nullopt;
   const std::string where = then.host_id.empty() ? "a host it does not name" : "another host (" + then.host_id + ")";
   return Elsewhere{"another host", where,
                    "its baseline was measured on " + where +
-                       (then.host_id.empty() ? " (approved before hosts were recorded)" : "") + unmeasured};
+                       (then.host_id.empty() ? " (approved before hosts were recorded)" : "") + unmeasured +
+                       " (or judge with a history, --history, whose runs name three or more hosts of it)"};
 }
 
 // The share of its baseline's time that latency_ns's min_change is: the finest change the timer
