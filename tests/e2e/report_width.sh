@@ -15,9 +15,8 @@ tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/thresholds" "$tmp/site"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$tmp/cache"
-cp "$PERFGATE_SOURCE_DIR"/thresholds/*.yaml "$tmp/thresholds/"
-printf 'overrides:\n  - match: {}\n    sampling: {min_samples: 10, min_time_s: 0.1, timeout_s: 4, warmup_s: 0.05}\n' \
-  >"$tmp/thresholds/zz_short.yaml"
+source "$(dirname "$0")/../measure/e2e_sampling.bash"
+brief_sampling "$tmp/thresholds"
 # Long case ids and every column filled: attention's stages, a copy in and out of cache.
 opts=(--backend cpu --kernel copy --kernel attention_layer --kernel q4_0_matvec --axis n=65536,33554432
   --thresholds "$tmp/thresholds" --cache-dir "$tmp/cache" --baselines "$tmp/baselines" --quiet)
