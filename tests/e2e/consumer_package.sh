@@ -27,6 +27,10 @@ done
 export PERFGATE_CACHE_DIR="$tmp/cache"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$PERFGATE_CACHE_DIR"
+# Measured briefly: the runs are checked for their references and fingerprint, not their noise
+# (the installed thresholds found with nothing copied is e2e/readme_consumer's).
+source "$(dirname "$0")/../measure/e2e_sampling.bash"
+brief_sampling "$tmp/thresholds"
 backends=(cpu)
 "$exe" list --backend vulkan > "$tmp/list_vulkan.txt"
 grep -q "scale/vulkan" "$tmp/list_vulkan.txt" && backends+=(vulkan)
@@ -35,8 +39,8 @@ for backend in "${backends[@]}"; do
   # kernels out of it (the plan mistakes and cluster_sum below, run by name) meet no plain run.
   names=(scale blend to_bf16)
   [ "$backend" = vulkan ] && names=()
-  "$exe" run "${names[@]}" --backend "$backend" --baselines "$tmp/baselines" --quiet --no-judge \
-    --json "$tmp/$backend.json" > "$tmp/$backend.txt"
+  "$exe" run "${names[@]}" --backend "$backend" --baselines "$tmp/baselines" --thresholds "$tmp/thresholds" \
+    --quiet --no-judge --json "$tmp/$backend.json" > "$tmp/$backend.txt"
   python3 - "$tmp/$backend.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))

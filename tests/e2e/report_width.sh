@@ -15,11 +15,13 @@ tmp="$PERFGATE_E2E_TMP"
 rm -rf "$tmp" && mkdir -p "$tmp/thresholds" "$tmp/site"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$tmp/cache"
-cp "$PERFGATE_SOURCE_DIR"/thresholds/*.yaml "$tmp/thresholds/"
-printf 'overrides:\n  - match: {}\n    sampling: {min_samples: 10, min_time_s: 0.1, timeout_s: 4, warmup_s: 0.05}\n' \
-  >"$tmp/thresholds/zz_short.yaml"
-# Long case ids and every column filled: attention's stages, a copy in and out of cache.
-opts=(--backend cpu --kernel copy --kernel attention_layer --kernel q4_0_matvec --axis n=65536,33554432
+source "$(dirname "$0")/../measure/e2e_sampling.bash"
+brief_sampling "$tmp/thresholds"
+# Long case ids and every column filled: attention's stages, a copy in and out of cache (2^24
+# floats, as long an id as the suite's 2^25 for half the memory to fill and check), the largest
+# Q4_0 matrix-vector product (the longest of its ids).
+opts=(--backend cpu --kernel copy --kernel attention_layer --kernel q4_0_matvec --axis n=65536,16777216
+  --axis m=4096 --axis k=4096
   --thresholds "$tmp/thresholds" --cache-dir "$tmp/cache" --baselines "$tmp/baselines" --quiet)
 for name in baseline current; do
   "$PERFGATE" run "${opts[@]}" --json "$tmp/$name.json" >"$tmp/$name.out" 2>&1

@@ -23,9 +23,8 @@ if [ ! -f "$SPEEDSCOPE/node_modules/speedscope/dist/release/index.html" ]; then
 fi
 
 # A real run: a staged Vulkan plan where there is a Vulkan device, else the CPU; short budgets.
-cp "$PERFGATE_SOURCE_DIR"/thresholds/*.yaml "$tmp/thresholds/"
-printf 'overrides:\n  - match: {}\n    sampling: {min_samples: 10, min_time_s: 0.1, timeout_s: 4, warmup_s: 0.05}\n' \
-  >"$tmp/thresholds/zz_short.yaml"
+source "$(dirname "$0")/../measure/e2e_sampling.bash"
+brief_sampling "$tmp/thresholds"
 backend=cpu
 "$PERFGATE" list --machine-id --backend vulkan >/dev/null 2>&1 && backend=vulkan
 "$PERFGATE" run --backend "$backend" --kernel copy --kernel attention_layer --axis n=1048576 --no-judge --quiet \

@@ -6,14 +6,17 @@
 # calls copy_runs requires that fixture (tests/CMakeLists.txt). Sourced, not run: its name does
 # not end in .sh, so CTest does not pick it up as a test.
 
-# make_copy_runs DIR CACHE: the three files measured into DIR, the device peaks in CACHE.
+# make_copy_runs DIR CACHE: the three files measured into DIR (briefly: the reports' subject is
+# not their noise, tests/measure/e2e_sampling.bash), the device peaks in CACHE.
+source "$(dirname "${BASH_SOURCE[0]}")/../measure/e2e_sampling.bash"
 make_copy_runs() {
   local dir=$1 cache=$2 name rc
   mkdir -p "$dir"
+  brief_sampling "$dir/thresholds"
   for name in baseline current; do
     rc=0
     "$PERFGATE" run --backend cpu --kernel copy --axis n=65536,1048576 --cache-dir "$cache" \
-      --baselines "$dir/no-baselines" --json "$dir/$name.json" >"$dir/$name.out" 2>&1 || rc=$?
+      --baselines "$dir/no-baselines" --thresholds "$dir/thresholds" --json "$dir/$name.json" >"$dir/$name.out" 2>&1 || rc=$?
     [ -s "$dir/$name.json" ] || { cat "$dir/$name.out"; echo "FAIL: perfgate run ($name) wrote no results (exit $rc)" >&2; return 1; }
   done
   rc=0

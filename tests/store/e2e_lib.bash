@@ -37,11 +37,12 @@ expect() {
 # propose FILE AXIS_VALUE...: a candidate of copy/cpu/n=<value> for each value. These tests are
 # about the files, not the machine's noise: propose judges its runs (here and wherever a test
 # passes PROPOSE_THRESHOLDS) under the shipped thresholds but for propose_max_allowed_pct, which beside a parallel build refused two-run proposals of
-# copy whose runs were 27-101% apart (tests/e2e/baseline_busy.sh tests that refusal).
+# copy whose runs were 27-101% apart (tests/e2e/baseline_busy.sh tests that refusal), and
+# measures each run briefly (tests/measure/e2e_sampling.bash).
 PROPOSE_THRESHOLDS="$WORK/propose-thresholds"
-mkdir -p "$PROPOSE_THRESHOLDS"
-sed -E 's/^( +propose_max_allowed_pct:) [0-9.]+/\1 100000/' "${PERFGATE_SOURCE_DIR:?}/thresholds/default.yaml" \
-  >"$PROPOSE_THRESHOLDS/default.yaml"
+source "$(dirname "${BASH_SOURCE[0]}")/../measure/e2e_sampling.bash"
+brief_sampling "$PROPOSE_THRESHOLDS"
+sed -i -E 's/^( +propose_max_allowed_pct:) [0-9.]+/\1 100000/' "$PROPOSE_THRESHOLDS/default.yaml"
 propose() {
   local out=$1
   shift

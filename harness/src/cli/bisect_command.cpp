@@ -45,7 +45,7 @@ constexpr int kAnswered = 0;   // the first slower commit named, or no commit is
 constexpr int kUndecided = 1;  // stopped at --max-builds, or the total step stayed inconclusive
 constexpr int kCannot = 2;     // an end that does not build or lacks the case
 
-void say(const std::string& line) { std::cerr << "perfgate bisect: " << line << "\n"; }
+void say_bisect(const std::string& line) { std::cerr << "perfgate bisect: " << line << "\n"; }
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -176,10 +176,11 @@ fs::path default_work_dir(const BisectFlags& flags, const GitRange& git, const s
 
 void send_alert(const BisectOutcome& outcome) {
   const Environment env = process_environment();
-  const WebhookConfig config = load_webhook_config(env, say);
+  const WebhookConfig config = load_webhook_config(env, say_bisect);
   if (!config.url)
-    return say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
-  WebhookSender sender(config, {}, {.log = say});
+    return say_bisect(
+        "no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
+  WebhookSender sender(config, {}, {.log = say_bisect});
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
@@ -187,9 +188,9 @@ void send_alert(const BisectOutcome& outcome) {
   const SendReport report = sender.send(alert);
   const bool delivered = std::find(report.delivered_ids.begin(), report.delivered_ids.end(), alert.id) !=
                          report.delivered_ids.end();
-  say(delivered ? "alert delivered"
-                : fmt::format("alert not delivered: it waits in {}; `perfgate notify` sends it",
-                              config.outbox.string()));
+  say_bisect(delivered ? "alert delivered"
+                       : fmt::format("alert not delivered: it waits in {}; `perfgate notify` sends it",
+                                     config.outbox.string()));
 }
 
 }  // namespace
@@ -231,9 +232,9 @@ int bisect_main(const BisectFlags& flags) {
       flags.work_dir.empty() ? default_work_dir(flags, git, cases, good, bad) : fs::path(flags.work_dir);
   const auto unrelated =
       std::count_if(commits.begin(), commits.end(), [](const BisectCommit& c) { return c.unrelated; });
-  say(fmt::format("{} on {}: {} commits from {} to {} ({} changing only {}); work folder {}", cases, machine,
-                  commits.size(), good.substr(0, 12), bad.substr(0, 12), unrelated,
-                  "unrelated files, not built", work.string()));
+  say_bisect(fmt::format("{} on {}: {} commits from {} to {} ({} changing only {}); work folder {}", cases,
+                         machine, commits.size(), good.substr(0, 12), bad.substr(0, 12), unrelated,
+                         "unrelated files, not built", work.string()));
 
   BisectLog log(work / "bisect.log", {cases, good, bad});
   Bisection bisection(commits, {flags.max_builds, flags.remeasure});
@@ -252,7 +253,7 @@ int bisect_main(const BisectFlags& flags) {
   double resumed_s = 0;  // what the replayed steps took when they ran
   for (const BisectStep& s : progress.steps) resumed_s += s.build_s + s.measure_s;
   if (!progress.steps.empty())
-    say(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
+    say_bisect(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
 
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
   CommitBuilds builds(git, work, {flags.configure, flags.build, flags.binary},
@@ -273,7 +274,7 @@ int bisect_main(const BisectFlags& flags) {
     log.append(step);
     bisection.record(step);
     progress.steps.push_back(step);
-    say(render_bisect_step_line(progress, step));
+    say_bisect(render_bisect_step_line(progress, step));
   }
 
   BisectOutcome outcome = bisect_outcome(bisection);
@@ -298,8 +299,8 @@ int bisect_main(const BisectFlags& flags) {
     write_file_atomically(flags.common.json_file, bisect_json(outcome).dump(2) + "\n");
   if (target.expected && !outcome.culprits.empty()) {
     append_bisected(flags.history_dir, bisected_record(outcome, utc_now_iso8601()));
-    say("recorded beside change point " + target.expected->change_id + " in " +
-        bisected_file(flags.history_dir).string());
+    say_bisect("recorded beside change point " + target.expected->change_id + " in " +
+               bisected_file(flags.history_dir).string());
   }
   if (flags.notify) send_alert(outcome);
   switch (outcome.end) {

@@ -36,7 +36,7 @@ namespace {
 constexpr int kGatePasses = 0;
 constexpr int kGateFails = 1;  // an open regression change point, or drift past its allowance
 
-void say(const std::string& line) { std::cerr << "perfgate history: " << line << "\n"; }
+void say_history(const std::string& line) { std::cerr << "perfgate history: " << line << "\n"; }
 
 // How long the reader waits for the history's lock: store/history.h's minute, or what a test that
 // holds the lock to see the reader give up sets (the same wait and error, sooner). Only this
@@ -69,13 +69,13 @@ constexpr int kAlertQueued = 3;      // kept in the outbox, not delivered: a lat
 // run must still see it as not alerted and send it again. Returns the exit code above.
 int send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& histories) {
   const Environment env = process_environment();
-  const WebhookConfig config = load_webhook_config(env, say);
+  const WebhookConfig config = load_webhook_config(env, say_history);
   if (!config.url) {
-    say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
+    say_history("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): no alert sent");
     return kAlertsDelivered;
   }
   const auto alerted = read_alerted(flags.history_dir);
-  WebhookSender sender(config, {}, {.log = say});
+  WebhookSender sender(config, {}, {.log = say_history});
   int sent = 0, queued = 0, rejected = 0;
   for (const CaseHistory& h : histories)
     for (const HistoryChange* c : h.open_regressions()) {
@@ -91,15 +91,16 @@ int send_alerts(const HistoryFlags& flags, const std::vector<CaseHistory>& histo
       queued += report.queued;
       rejected += report.rejected;
       ++sent;
-      say(fmt::format("alert for {} ({}): {}; this call: {} delivered, {} queued, {} rejected", c->id, h.case_id,
-                      delivered ? "delivered" : "not delivered, sent again by the next --notify",
-                      report.delivered, report.queued, report.rejected));
+      say_history(fmt::format("alert for {} ({}): {}; this call: {} delivered, {} queued, {} rejected", c->id,
+                              h.case_id,
+                              delivered ? "delivered" : "not delivered, sent again by the next --notify",
+                              report.delivered, report.queued, report.rejected));
     }
-  if (sent == 0) say("no new regression change point to alert about");
+  if (sent == 0) say_history("no new regression change point to alert about");
   if (rejected > 0) return kAlertRejected;
   if (queued > 0) {
-    say(fmt::format("{} alert(s) wait in {}; a later `perfgate history --notify` sends them",
-                    queued, config.outbox.string()));
+    say_history(fmt::format("{} alert(s) wait in {}; a later `perfgate history --notify` sends them", queued,
+                            config.outbox.string()));
     return kAlertQueued;
   }
   return kAlertsDelivered;
@@ -118,7 +119,7 @@ int history_main(const HistoryFlags& flags) {
       return 0;
     }
     if (points.empty())
-      say(fmt::format("no entries under {}", flags.history_dir));
+      say_history(fmt::format("no entries under {}", flags.history_dir));
     else
       std::fputs(render_history_table(points).c_str(), stdout);
     return 0;
@@ -131,7 +132,7 @@ int history_main(const HistoryFlags& flags) {
       analyse_history(selected_points(flags), thresholds, baselines ? &*baselines : nullptr,
                       read_acknowledgements(flags.history_dir));
   attach_bisections(histories, read_bisected(flags.history_dir));
-  if (histories.empty()) say(fmt::format("no entries under {}", flags.history_dir));
+  if (histories.empty()) say_history(fmt::format("no entries under {}", flags.history_dir));
   if (flags.unbisected) {
     for (const CaseHistory& h : histories)
       for (const HistoryChange* c : h.open_regressions())
@@ -151,7 +152,7 @@ int history_main(const HistoryFlags& flags) {
   const HistoryGateVerdict verdict = judge_history_gate(
       histories, fmt::format("{} history ack ID --by NAME --reason TEXT --history {}", shell_word(flags.program),
                              shell_word(flags.history_dir)));
-  for (const std::string& line : verdict.lines) say(line);
+  for (const std::string& line : verdict.lines) say_history(line);
   if (!verdict.passes()) return kGateFails;
   return alerts == kAlertQueued ? alerts : kGatePasses;
 }

@@ -28,13 +28,13 @@ constexpr int kDelivered = 0;  // delivered, or nothing to send
 constexpr int kRejected = 2;   // bad input, or the receiver refused an alert (4xx)
 constexpr int kQueued = 3;     // kept in the outbox, not delivered: the next notify sends it
 
-void say(const std::string& line) { std::cerr << "perfgate notify: " << line << "\n"; }
+void say_notify(const std::string& line) { std::cerr << "perfgate notify: " << line << "\n"; }
 
 }  // namespace
 
 int notify_main(const NotifyFlags& flags) {
   const Environment env = process_environment();
-  const WebhookConfig config = load_webhook_config(env, say);
+  const WebhookConfig config = load_webhook_config(env, say_notify);
   const auto now_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                std::chrono::system_clock::now().time_since_epoch())
                                .count();
@@ -53,28 +53,30 @@ int notify_main(const NotifyFlags& flags) {
     if (flags.dry_run) {
       std::cout << nlohmann::json::parse(built.body).dump(2) << "\n";
       if (!config.secret.empty()) Signer check(config.secret);  // a bad secret is bad input
-      say(fmt::format("dry run: alert {} ({} format) {} under policy '{}'; would go to {}{}", built.id,
-                      to_string(config.format), wanted ? "would be sent" : "would not be sent",
-                      to_string(config.send), config.url ? config.url->origin() : "<no webhook configured>",
-                      config.secret.empty() ? ", unsigned" : ", signed"));
+      say_notify(fmt::format("dry run: alert {} ({} format) {} under policy '{}'; would go to {}{}", built.id,
+                             to_string(config.format), wanted ? "would be sent" : "would not be sent",
+                             to_string(config.send),
+                             config.url ? config.url->origin() : "<no webhook configured>",
+                             config.secret.empty() ? ", unsigned" : ", signed"));
       return kDelivered;
     }
     if (wanted)
       alert = std::move(built);
     else
-      say(fmt::format("run {}: nothing to send under policy '{}'", built.run_id, to_string(config.send)));
+      say_notify(
+          fmt::format("run {}: nothing to send under policy '{}'", built.run_id, to_string(config.send)));
   } else if (flags.dry_run) {
     throw perfgate::Error("--dry-run needs a RESULTS.json to build the payload from");
   }
 
   if (!config.url) {
-    say("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): nothing sent");
+    say_notify("no webhook configured (PERFGATE_WEBHOOK_URL or PERFGATE_WEBHOOK_CONFIG): nothing sent");
     return kDelivered;
   }
   if (config.secret.empty() && config.format == PayloadFormat::generic)
-    say("PERFGATE_WEBHOOK_SECRET is not set: deliveries are unsigned");
+    say_notify("PERFGATE_WEBHOOK_SECRET is not set: deliveries are unsigned");
 
-  WebhookSender sender(config, {}, {.log = say});
+  WebhookSender sender(config, {}, {.log = say_notify});
   const SendReport report = sender.send(alert);
   std::cout << fmt::format(
       "notify {}: {} delivered, {} queued, {} rejected{}\n", config.url->host(), report.delivered,
@@ -82,8 +84,8 @@ int notify_main(const NotifyFlags& flags) {
       report.dropped > 0 ? fmt::format(", {} dropped by the outbox limits", report.dropped) : "");
   if (report.rejected > 0) return kRejected;
   if (report.queued > 0) {
-    say(fmt::format("{} alert(s) wait in {}; the next `{} notify` sends them", report.queued,
-                    config.outbox.string(), shell_word(flags.program)));
+    say_notify(fmt::format("{} alert(s) wait in {}; the next `{} notify` sends them", report.queued,
+                           config.outbox.string(), shell_word(flags.program)));
     return kQueued;
   }
   return kDelivered;

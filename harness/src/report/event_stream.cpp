@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <nlohmann/json.hpp>
 
 #include "perfgate/error.h"
@@ -15,24 +14,25 @@
 namespace perfgate {
 namespace {
 
-using json = nlohmann::ordered_json;
+using nlohmann::ordered_json;
 
 double median_of(const CaseResult& r, const char* metric) {
   const auto it = r.metrics.find(metric);
   return it == r.metrics.end() ? 0 : it->second.summary.median;
 }
 
-json common(const RunResult& run, const CaseResult& r, const char* type) {
+ordered_json common(const RunResult& run, const CaseResult& r, const char* type) {
   return {{"type", type}, {"run_id", run.run_id}, {"machine_id", run.fingerprint.machine_id},
           {"case", r.id}, {"kernel", r.kernel},   {"backend", r.backend}};
 }
 
 // The plan's dispatches with their geometry; a CPU case is one dispatch of the whole kernel.
-std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, const DeviceLimits& limits) {
-  std::vector<json> events;
+std::vector<ordered_json> dispatch_events(const RunResult& run, const CaseResult& r,
+                                          const DeviceLimits& limits) {
+  std::vector<ordered_json> events;
   const KernelDef* kernel = find_kernel(r.kernel);
   if (r.backend != "vulkan" || !kernel) {
-    json e = common(run, r, "dispatch");
+    ordered_json e = common(run, r, "dispatch");
     e["index"] = 0;
     e["stage"] = r.kernel;
     e["host_ns"] = median_of(r, metric::host_latency_ns);
@@ -43,7 +43,7 @@ std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, con
   const double total_ns = median_of(r, metric::latency_ns);
   for (std::size_t i = 0; i < plan.dispatches.size(); ++i) {
     const Dispatch& d = plan.dispatches[i];
-    json e = common(run, r, "dispatch");
+    ordered_json e = common(run, r, "dispatch");
     e["index"] = i;
     e["stage"] = d.stage.empty() ? d.shader : d.stage;
     e["shader"] = d.shader;
@@ -53,7 +53,7 @@ std::vector<json> dispatch_events(const RunResult& run, const CaseResult& r, con
     if (i < r.local_sizes.size()) e["local_size"] = r.local_sizes[i];
     // The driver's own account of the compiled shader (registers, spills), where it gives one.
     if (i < r.shader_statistics.size() && !r.shader_statistics[i].empty()) {
-      json statistics = json::object();
+      ordered_json statistics = ordered_json::object();
       for (const ShaderStatistic& s : r.shader_statistics[i]) statistics[s.name] = s.value;
       e["shader_statistics"] = std::move(statistics);
     }
@@ -93,11 +93,11 @@ void EventStream::append(const std::string& line) {
 
 void EventStream::write_case(const RunResult& run, const CaseResult& result, const DeviceLimits& limits) {
   if (result.verdict != Verdict::error && result.verdict != Verdict::skipped)
-    for (const json& e : dispatch_events(run, result, limits)) append(e.dump() + '\n');
-  json e = common(run, result, "case");
+    for (const ordered_json& e : dispatch_events(run, result, limits)) append(e.dump() + '\n');
+  ordered_json e = common(run, result, "case");
   e["verdict"] = to_string(result.verdict);
   e["measurements"] = result.measurements;
-  json medians = json::object();
+  ordered_json medians = ordered_json::object();
   for (const auto& [name, metric] : result.metrics) medians[name] = metric.summary.median;
   e["medians"] = medians;
   if (!result.message.empty()) e["message"] = result.message;

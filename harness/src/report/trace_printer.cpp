@@ -11,38 +11,38 @@
 namespace perfgate {
 namespace {
 
-using json = nlohmann::ordered_json;
+using nlohmann::ordered_json;
 
 // One process (the device) with three tracks; times in the format's microseconds.
 constexpr int kPid = 1;
 constexpr int kQueueTid = 1, kHostTid = 2, kCaseTid = 3;
 constexpr std::size_t kMaxDispatchesPerCase = 400;  // enough to see the spread, small enough to open
 
-json metadata(const char* what, int tid, const std::string& name, int sort_index) {
-  json args = {{"name", name}};
-  json e = {{"ph", "M"}, {"pid", kPid}, {"tid", tid}, {"name", what}, {"args", args}};
+ordered_json metadata(const char* what, int tid, const std::string& name, int sort_index) {
+  ordered_json args = {{"name", name}};
+  ordered_json e = {{"ph", "M"}, {"pid", kPid}, {"tid", tid}, {"name", what}, {"args", args}};
   if (sort_index >= 0) {
-    json order = {{"ph", "M"},
-                  {"pid", kPid},
-                  {"tid", tid},
-                  {"name", "thread_sort_index"},
-                  {"args", {{"sort_index", sort_index}}}};
-    return json::array({e, order});
+    ordered_json order = {{"ph", "M"},
+                          {"pid", kPid},
+                          {"tid", tid},
+                          {"name", "thread_sort_index"},
+                          {"args", {{"sort_index", sort_index}}}};
+    return ordered_json::array({e, order});
   }
-  return json::array({e});
+  return ordered_json::array({e});
 }
 
 // Times are whole nanoseconds, written in the format's microseconds: a child's end and its
 // parent's are then the same number, not two sums rounded apart.
-json slice(int tid, const std::string& name, const char* category, std::int64_t start_ns,
-           std::int64_t duration_ns, json args = nullptr) {
-  json e = {{"ph", "X"},
-            {"pid", kPid},
-            {"tid", tid},
-            {"name", name},
-            {"cat", category},
-            {"ts", double(start_ns) / 1000},
-            {"dur", double(duration_ns) / 1000}};
+ordered_json slice(int tid, const std::string& name, const char* category, std::int64_t start_ns,
+                   std::int64_t duration_ns, ordered_json args = nullptr) {
+  ordered_json e = {{"ph", "X"},
+                    {"pid", kPid},
+                    {"tid", tid},
+                    {"name", name},
+                    {"cat", category},
+                    {"ts", double(start_ns) / 1000},
+                    {"dur", double(duration_ns) / 1000}};
   if (!args.is_null()) e["args"] = std::move(args);  // speedscope prints args after the name
   return e;
 }
@@ -55,15 +55,16 @@ const std::vector<double>* samples_of(const CaseResult& c, const char* metric) {
 }  // namespace
 
 std::string render_chrome_trace(const RunResult& run) {
-  json events = json::array();
+  ordered_json events = ordered_json::array();
   const std::string device =
       run.fingerprint.device_name.empty() ? run.fingerprint.machine_id : run.fingerprint.device_name;
-  for (json e : metadata("process_name", kQueueTid, device + " (" + run.fingerprint.machine_id + ")", -1))
+  for (ordered_json e :
+       metadata("process_name", kQueueTid, device + " (" + run.fingerprint.machine_id + ")", -1))
     events.push_back(std::move(e));
   const std::string queue = run.fingerprint.backend == "vulkan" ? "queue 0 (GPU)" : "CPU (all threads)";
   for (const auto& [tid, name] :
        {std::pair<int, std::string>{kCaseTid, "cases"}, {kQueueTid, queue}, {kHostTid, "host"}})
-    for (json e : metadata("thread_name", tid, name, tid == kCaseTid ? 0 : tid))
+    for (ordered_json e : metadata("thread_name", tid, name, tid == kCaseTid ? 0 : tid))
       events.push_back(std::move(e));
 
   // Slices of one track that touch (a stage's end and the next one's start) are kept 1 ns apart:
@@ -95,7 +96,7 @@ std::string render_chrome_trace(const RunResult& run) {
         stage_ns += duration_ns + kApartNs;
       }
       if (sm_clock && i < sm_clock->size()) {
-        json clocks = {{"sm_clock_mhz", (*sm_clock)[i]}};
+        ordered_json clocks = {{"sm_clock_mhz", (*sm_clock)[i]}};
         if (memory_clock && i < memory_clock->size()) clocks["memory_clock_mhz"] = (*memory_clock)[i];
         events.push_back({{"ph", "C"},
                           {"pid", kPid},
@@ -107,7 +108,7 @@ std::string render_chrome_trace(const RunResult& run) {
       const std::int64_t host_ns = host && i < host->size() ? ns((*host)[i]) : 0;
       now_ns += std::max(encode_ns + gpu_ns, host_ns) + kApartNs;
     }
-    json args = {{"verdict", std::string(to_string(c.verdict))}, {"dispatches", count}};
+    ordered_json args = {{"verdict", std::string(to_string(c.verdict))}, {"dispatches", count}};
     if (const Judgement* j = main_judgement(c)) {
       args["judged_on"] = j->metric;
       args["change_pct"] = j->change_pct;
@@ -117,16 +118,17 @@ std::string render_chrome_trace(const RunResult& run) {
     // Cases apart, as warm-up and the correctness check kept them.
     now_ns += std::max<std::int64_t>(1000, (now_ns - case_start_ns) / 20);
   }
-  json trace = {{"traceEvents", std::move(events)},
-                {"displayTimeUnit", "ns"},
-                {"otherData",
-                 {{"run_id", run.run_id},
-                  {"machine_id", run.fingerprint.machine_id},
-                  {"commit", run.commit},
-                  {"timeline",
-                   "laid out from the recorded samples in measurement order: one dispatch per hot sample "
-                   "(its GPU time per dispatch), stages in their measured proportions, host encode "
-                   "before each, idle where the host's time per dispatch exceeds the GPU's"}}}};
+  ordered_json trace = {
+      {"traceEvents", std::move(events)},
+      {"displayTimeUnit", "ns"},
+      {"otherData",
+       {{"run_id", run.run_id},
+        {"machine_id", run.fingerprint.machine_id},
+        {"commit", run.commit},
+        {"timeline",
+         "laid out from the recorded samples in measurement order: one dispatch per hot sample "
+         "(its GPU time per dispatch), stages in their measured proportions, host encode "
+         "before each, idle where the host's time per dispatch exceeds the GPU's"}}}};
   return trace.dump(1) + "\n";
 }
 
