@@ -40,18 +40,7 @@ BaselineCase gpus_baseline(std::mt19937_64& rng, const std::vector<double>& leve
   return b;
 }
 
-Fingerprint h200_on(const std::string& uuid) {
-  Fingerprint f = gpu_testing::h100(uuid);
-  f.machine_id = "nvidia-h200";
-  f.host_id = "host-" + uuid;
-  return f;
-}
-
-Thresholds runs_only() {
-  Thresholds t;
-  t.metrics[metric::latency_ns].min_allowed_pct = 0;
-  return t;
-}
+Fingerprint h200_on(const std::string& uuid) { return gpu_testing::h200(uuid, "host-" + uuid); }
 
 CaseResult copy_on(std::mt19937_64& rng, double latency) {
   return gpu_testing::measured_on_gpu(rng, kSpreadCase, latency, false, 0.0001);
@@ -79,19 +68,19 @@ TEST(DeviceSpread, AnotherGpuIsJudgedWithTheSpreadBetweenGpus) {
   const Fingerprint fourth = h200_on("gpu-new");
   // A fourth GPU 0.4% slower than the middle one: within what three GPUs showed, a pass.
   CaseResult apart = copy_on(rng, 10040);
-  judge_against(apart, runs_of_device(b, "gpu-new"), runs_only(), fourth);
+  judge_against(apart, runs_of_device(b, "gpu-new"), gpu_testing::runs_only(), fourth);
   EXPECT_EQ(apart.verdict, Verdict::pass) << apart.message;
   ASSERT_EQ(apart.judgements.size(), 1u);
   EXPECT_EQ(apart.judgements[0].threshold_source, "devices") << apart.judgements[0].reason;
   EXPECT_EQ(apart.baseline_origin, "3 GPUs of the model");
   // The same GPU 10% slower: past it, and judged (not only named), a regression.
   CaseResult slower = copy_on(rng, 11000);
-  judge_against(slower, runs_of_device(b, "gpu-new"), runs_only(), fourth);
+  judge_against(slower, runs_of_device(b, "gpu-new"), gpu_testing::runs_only(), fourth);
   EXPECT_EQ(slower.verdict, Verdict::regressed) << slower.message;
   EXPECT_NE(slower.message.find("devices of its runs"), std::string::npos) << slower.message;
   // A GPU among them keeps its own runs' resolution: 0.3% off its own level regresses there.
   CaseResult own = copy_on(rng, 10030);
-  judge_against(own, runs_of_device(b, "gpu-0"), runs_only(), h200_on("gpu-0"));
+  judge_against(own, runs_of_device(b, "gpu-0"), gpu_testing::runs_only(), h200_on("gpu-0"));
   EXPECT_EQ(own.verdict, Verdict::regressed) << own.message;
   EXPECT_EQ(own.judgements[0].threshold_source, "noise");
 }
@@ -100,7 +89,7 @@ TEST(DeviceSpread, TwoGpusOnlyNameAnotherOne) {
   std::mt19937_64 rng(33);
   const BaselineCase b = gpus_baseline(rng, {10000, 10030});
   CaseResult slower = copy_on(rng, 11000);
-  judge_against(slower, runs_of_device(b, "gpu-new"), runs_only(), h200_on("gpu-new"));
+  judge_against(slower, runs_of_device(b, "gpu-new"), gpu_testing::runs_only(), h200_on("gpu-new"));
   EXPECT_EQ(slower.verdict, Verdict::inconclusive) << slower.message;
   EXPECT_EQ(slower.judgements[0].threshold_source, "another device");
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/thresholds.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/result.h"
 
@@ -23,6 +24,21 @@ inline Fingerprint h100(const std::string& uuid) {
   f.machine_id = "nvidia-h100-80gb-hbm3";
   f.device_uuid = uuid;
   return f;
+}
+
+// An H200 of a host (a merged baseline's GPUs may each sit in another).
+inline Fingerprint h200(const std::string& uuid, const std::string& host = "a1") {
+  Fingerprint f = h100(uuid);
+  f.machine_id = "nvidia-h200";
+  f.host_id = host;
+  return f;
+}
+
+// Thresholds that judge latency on its runs' noise alone: no floor.
+inline Thresholds runs_only() {
+  Thresholds t;
+  t.metrics[metric::latency_ns].min_allowed_pct = 0;
+  return t;
 }
 
 // A measured case: its latency samples around `latency`, in the cache or beyond it.

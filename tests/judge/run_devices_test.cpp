@@ -37,18 +37,8 @@ BaselineCase two_gpu_baseline(std::mt19937_64& rng) {
   return b;
 }
 
-Fingerprint h200(const std::string& uuid) {
-  Fingerprint f = gpu_testing::h100(uuid);
-  f.machine_id = "nvidia-h200";
-  f.host_id = "a1";
-  return f;
-}
-
-Thresholds runs_only() {
-  Thresholds t;
-  t.metrics[metric::latency_ns].min_allowed_pct = 0;
-  return t;
-}
+using gpu_testing::h200;
+using gpu_testing::runs_only;
 
 CaseResult copy_measured(std::mt19937_64& rng, double latency) {
   return gpu_testing::measured_on_gpu(rng, kRunDevicesCase, latency, false, 0.0001);

@@ -73,6 +73,18 @@ PY
   build/perfgate report "$history/$name.json" --history "$history" --append-history > /dev/null 2>&1
 }
 
+# N checks of copy n=2^25 on GPU 0 by BINARY, saved as NAME-<i>, with any further arguments.
+copy_checks() {
+  local binary=$1 name=$2 n=$3
+  shift 3
+  for i in $(seq 1 "$n"); do
+    [ "$(left)" -gt 30 ] || break
+    "$binary" check "$dram" --device 0 "$@" --json "$out/$name-$i.json" > "$out/$name-$i.txt" 2>&1
+    echo "$name $i: exit $?" >> "$out/steps.txt"
+  done
+  log "$name done"
+}
+
 while [ $# -gt 0 ]; do
   step=$1
   shift
@@ -99,39 +111,16 @@ while [ $# -gt 0 ]; do
       if [ -z "$now" ] || [ "$now" != "$then" ]; then set -- propose "$@"; fi
       log "device checked"
       ;;
-    slowed1 | aacopy1)
-      n=$1
+    slowed1 | aacopy1 | slowed-by | ab-aa | ab-slowed)
+      binary=build/perfgate name=$step
+      case "$step" in
+        slowed1 | ab-slowed) binary=slow/1/perfgate ;;
+        slowed-by) binary=slow/$1/perfgate name=slowed$1; shift ;;
+      esac
+      base=()
+      [[ "$step" = ab-* ]] && base=(--base build/perfgate)
+      copy_checks "$binary" "$name" "$1" "${base[@]}"
       shift
-      binary=build/perfgate
-      [ "$step" = slowed1 ] && binary=slow/1/perfgate
-      for i in $(seq 1 "$n"); do
-        [ "$(left)" -gt 20 ] || break
-        "$binary" check "$dram" --device 0 --json "$out/$step-$i.json" > "$out/$step-$i.txt" 2>&1
-        echo "$step $i: exit $?" >> "$out/steps.txt"
-      done
-      log "$step done"
-      ;;
-    slowed-by)
-      pct=$1 n=$2
-      shift 2
-      for i in $(seq 1 "$n"); do
-        [ "$(left)" -gt 25 ] || break
-        "slow/$pct/perfgate" check "$dram" --device 0 --json "$out/slowed$pct-$i.json" > "$out/slowed$pct-$i.txt" 2>&1
-        echo "slowed by $pct% $i: exit $?" >> "$out/steps.txt"
-      done
-      log "slowed by $pct% done"
-      ;;
-    ab-aa | ab-slowed)
-      n=$1
-      shift
-      binary=build/perfgate
-      [ "$step" = ab-slowed ] && binary=slow/1/perfgate
-      for i in $(seq 1 "$n"); do
-        [ "$(left)" -gt 30 ] || break
-        "$binary" check "$dram" --device 0 --base build/perfgate --json "$out/$step-$i.json" > "$out/$step-$i.txt" 2>&1
-        echo "$step $i: exit $?" >> "$out/steps.txt"
-      done
-      log "$step done"
       ;;
     bisect)
       position=$1

@@ -21,14 +21,9 @@ std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vect
   if (static_cast<int>(levels.size()) < kDeviceSpreadDevices) return std::nullopt;
   const double centre = median(levels);
   if (!(centre != 0)) return std::nullopt;
-  double mean = 0;
-  for (double x : levels) mean += x;
-  mean /= double(levels.size());
-  double squares = 0;
-  for (double x : levels) squares += (x - mean) * (x - mean);
   DeviceSpread s;
   s.devices = static_cast<int>(levels.size());
-  s.sigma_pct = 100 * std::sqrt(squares / double(levels.size() - 1)) / std::abs(centre);
+  s.sigma_pct = 100 * summarize(levels).stddev / std::abs(centre);
   s.bound_pct = s.sigma_pct * sigma_upper_factor(s.devices, kSigmaConfidence);
   s.why = fmt::format("the {} {} spread {:.2g}% ({:g}% bound {:.2g}%; more tighten it)", s.devices, whose,
                       s.sigma_pct, 100 * kSigmaConfidence, s.bound_pct);
