@@ -6,9 +6,10 @@
 # - the slowed head against this build regresses (exit 1), confirmed by a fresh pair of
 #   processes, also through
 #   `ctest -L perf -R '^CASE$'` in the slowed build with PERFGATE_BASE in the environment;
-# - against a stored baseline of this build the slowed build regresses, confirmed by a fresh
-#   process (or, on a machine loaded far past the baseline's runs, is too busy to judge: never a
-#   pass);
+# - against a stored baseline of one proposal of this build (one period of this host) the slowed
+#   build's change is named `one period`, not failed; against two proposals merged (two periods)
+#   it regresses, confirmed by a fresh process (or, on a machine loaded far past the baseline's
+#   runs, is too busy to judge: never a pass);
 # - a base that predates A/B mode skips (77) saying so; a base path with no binary is an error.
 # Skips (77) when there is no compiler to build the slowed copy with.
 set -euo pipefail
@@ -80,18 +81,38 @@ expect 0 "100% tests passed" "ctest, head equal to base" -- \
 stored_case="copy/cpu/n=33554432"
 # A machine too busy to propose is refused by design (judge/busy_runs.h): this half then has no
 # baseline to judge against, and the A/B halves above have still been checked.
+# propose_stored CANDIDATE WHAT: a proposal of 3 runs; exits 0 saying so when the machine was busy.
+propose_stored() {
+  local rc=0 proposed
+  proposed=$("$PERFGATE" baseline propose --runs 3 --out "$1" --baselines "$tmp/baselines" \
+    "${opts[@]}" "$stored_case" 2>&1) || rc=$?
+  if [ "$rc" -eq 2 ] && grep -q "the machine was busy" <<<"$proposed"; then
+    echo "OK: A/A passed, 2x slower head regressed (directly and through ctest); $2 not proposed:" \
+      "the machine was too busy"
+    exit 0
+  fi
+  [ "$rc" -eq 0 ] || { echo "$proposed"; echo "FAIL: proposing $2 exited $rc" >&2; exit 1; }
+}
+propose_stored "$tmp/candidate.yaml" "the stored baseline"
+# One proposal is one period of this host: the slowed build's change past the case's allowance is
+# named, not failed, until a second period (a merged proposal) or the history has measured how
+# far the host moves between periods (judge/judge_case.cpp).
+"$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "one period" --yes \
+  --baselines "$tmp/one-period" > /dev/null
 set +e
-proposed=$("$PERFGATE" baseline propose --runs 3 --out "$tmp/candidate.yaml" --baselines "$tmp/baselines" \
-  "${opts[@]}" "$stored_case" 2>&1)
+out=$("$slowed" check "$stored_case" --baselines "$tmp/one-period" "${opts[@]}" 2>&1)
 rc=$?
 set -e
-if [ "$rc" -eq 2 ] && grep -q "the machine was busy" <<<"$proposed"; then
-  echo "OK: A/A passed, 2x slower head regressed (directly and through ctest); the stored-baseline half" \
-    "not run: the machine was too busy to propose its baseline"
-  exit 0
+# (Within the case's allowance, where a busy machine scattered the proposal's runs, it passes.)
+if [ "$rc" -ne 0 ] || ! grep -q -E "one period|^${stored_case}: pass" <<<"$out"; then
+  echo "$out"
+  echo "FAIL: against one period's baseline, 2x slower head: exit $rc (expected 0, named 'one period')" >&2
+  exit 1
 fi
-[ "$rc" -eq 0 ] || { echo "$proposed"; echo "FAIL: proposing the stored baseline exited $rc" >&2; exit 1; }
-"$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "stored-baseline half" --yes \
+propose_stored "$tmp/candidate2.yaml" "the second period"
+"$PERFGATE" baseline merge "$tmp/candidate.yaml" "$tmp/candidate2.yaml" --out "$tmp/periods.yaml" \
+  --baselines "$tmp/baselines" > /dev/null
+"$PERFGATE" baseline approve "$tmp/periods.yaml" --by "e2e" --reason "two periods" --yes \
   --baselines "$tmp/baselines" > /dev/null
 # Where this check's threads wait for cores far more than the baseline's runs did (ctest beside a
 # parallel build), the gate answers too busy to judge, never pass: that answer is allowed here, as

@@ -22,6 +22,10 @@ grep -qF -- "$first_run" "$WORK/day.yaml" || fail "a run's samples changed in th
 expect 0 "digest ok" -- "$PERFGATE" baseline diff "$WORK/day.yaml" --baselines "$BASELINES"
 approve "$WORK/day.yaml" e2e "two periods pooled" >/dev/null || fail "approving the merged candidate"
 all_valid || fail "a baseline file does not parse after approving a merged candidate"
+# Two proposals are two periods: a check on this host judges past the runs' allowance, where one
+# proposal's baseline names such a change (judge/judge_case.cpp).
+grep -q "periods: 2" "$WORK/day.yaml" || fail "the merged candidate does not count its two periods"
+grep -q "periods: 2" "$BASELINES/$MACHINE/copy.yaml" || fail "the approved baseline does not keep its two periods"
 expect 0 "copy/cpu/n=65536 +4 x [0-9]+ .* two periods pooled" -- "$PERFGATE" baseline show copy \
   --baselines "$BASELINES" --thresholds "$PROPOSE_THRESHOLDS"
 after=$(snapshot)
@@ -43,14 +47,13 @@ expect 2 "is in both" -- "$PERFGATE" baseline merge "$WORK/day.yaml" "$WORK/even
 expect 2 "inside the baselines folder" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/evening.yaml" \
   --out "$BASELINES/$MACHINE/x.yaml" --baselines "$BASELINES"
 # Pooled runs that would allow more than propose_max_allowed_pct are refused as propose refuses
-# a busy machine's runs. Here any spread at all is too much: the ceiling and the floors the noise
-# must pass are 0.0001% (runs of a quiet CI agreed within the 5% floor, and were not refused).
+# a busy machine's runs. Here any spread at all is too much: the ceiling the noise must pass is
+# 0.0001% (the shipped thresholds set no floor under it).
 mkdir -p "$WORK/strict"
 sed -E -e 's/^( +propose_max_allowed_pct:) [0-9.]+/\1 0.0001/' \
-  -e 's/(relative_latency: \{min_allowed_pct:) [0-9.]+, compute_min_allowed_pct: [0-9.]+/\1 0.0001, compute_min_allowed_pct: 0.0001/' \
   "$PERFGATE_SOURCE_DIR/thresholds/default.yaml" >"$WORK/strict/default.yaml"
-grep -q 'relative_latency: {min_allowed_pct: 0.0001, compute_min_allowed_pct: 0.0001' "$WORK/strict/default.yaml" ||
-  fail "the strict thresholds did not lower the CPU floors (thresholds/default.yaml changed?)"
+grep -q '^ *propose_max_allowed_pct: 0.0001' "$WORK/strict/default.yaml" ||
+  fail "the strict thresholds did not lower propose_max_allowed_pct (thresholds/default.yaml changed?)"
 expect 2 "refusing to merge: pooled, these cases' runs disagree as on a busy machine" -- "$PERFGATE" baseline \
   merge "$WORK/morning.yaml" "$WORK/evening.yaml" --out "$WORK/no.yaml" --baselines "$BASELINES" \
   --thresholds "$WORK/strict"

@@ -49,6 +49,7 @@ void add_rounds(CaseResult& r, double ratio, double machine_sigma, double own_si
 // `own_sigma`: each side's jitter in the baseline's rounds.
 BaselineCase baseline(std::uint64_t seed, double own_sigma = 0.005, int rounds = 60) {
   BaselineCase b;
+  b.periods = 2;  // a merge of two proposals: its moves between periods measured
   b.id = "copy/cpu/n=1048576";
   for (int run = 0; run < 5; ++run) {
     CaseResult one;
@@ -319,6 +320,7 @@ const Judgement& latency(const CaseResult& r) { return judgement_of(r, metric::l
 TEST(LoadAllowance, ARawTimedCaseIsTooBusyToJudgeWhenItsThreadsWaited) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     BaselineCase b;
+    b.periods = 2;  // a merge of two proposals: its moves between periods measured
     b.id = "cache_peak/cpu/n=1048576,iters=16";
     b.cpu_wait_share = 0.006;
     for (int run = 0; run < 5; ++run)
@@ -386,35 +388,22 @@ TEST(LoadAllowance, ShippedThresholdsFollowTheLoadOnTheCpu) {
   EXPECT_FALSE(cpu.max_regression_pct.has_value());
   EXPECT_GT(cpu.load_factor.value_or(0), 0);
   EXPECT_EQ(cpu.load_max_pct, 60);
-  EXPECT_GT(cpu.min_allowed_pct.value_or(0), 2);
-  // Named exceptions keep the fixed 60%. llvmpipe follows the load from a floor by bound: 27%
-  // memory-bound, 60% bound by compute or latency; copy there 13%.
-  EXPECT_EQ(set.resolve("sampling/cpu/n=32000", "cpu-intel-xeon-2t")
-                .metrics.at(metric::relative_latency)
-                .max_regression_pct,
-            60);
+  // No floor and no fixed allowance by machine name: the runs, the load and the periods measured
+  // on the machine decide (judge/judge_case.cpp).
+  EXPECT_EQ(cpu.min_allowed_pct.value_or(0), 0);
+  EXPECT_FALSE(cpu.compute_min_allowed_pct.has_value());
+  for (const char* id : {"sampling/cpu/n=32000", "layernorm/cpu/rows=1024,cols=4096", "copy/cpu/n=33554432"})
+    EXPECT_FALSE(set.resolve(id, "cpu-amd-epyc-2t").metrics.at(metric::relative_latency).max_regression_pct) << id;
   const MetricThreshold llvmpipe =
       set.resolve("triad/vulkan/n=1048576", "llvmpipe").metrics.at(metric::relative_latency);
   EXPECT_FALSE(llvmpipe.max_regression_pct.has_value());
-  EXPECT_EQ(llvmpipe.min_allowed_pct, 27);
-  EXPECT_EQ(llvmpipe.for_case({true, false}).min_allowed_pct, 60);
+  EXPECT_EQ(llvmpipe.min_allowed_pct.value_or(0), 0);
   EXPECT_GT(llvmpipe.load_factor.value_or(0), 0);
   EXPECT_EQ(llvmpipe.load_max_pct, 60);
-  const MetricThreshold llvmpipe_copy =
-      set.resolve("copy/vulkan/n=1048576,wg=256", "llvmpipe").metrics.at(metric::relative_latency);
-  EXPECT_EQ(llvmpipe_copy.min_allowed_pct, 13);
-  EXPECT_EQ(llvmpipe_copy.load_max_pct, 60);
-  // Bound by compute or latency on the CPU: the floor of the periods between which such cases
-  // moved; no CPU vendor is named (the DRAM-sized copy keeps the class's floor on every one).
-  EXPECT_EQ(cpu.compute_min_allowed_pct, 50);
-  EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-intel-xeon-2t").metrics.at(metric::relative_latency).min_allowed_pct,
-            5);
-  EXPECT_EQ(set.resolve("copy/cpu/n=33554432", "cpu-amd-epyc-2t").metrics.at(metric::relative_latency).min_allowed_pct,
-            5);
-  // A raw-timed case on the CPU (cache_peak, not calibrated): its fixed 150% is its load cap.
+  // A raw-timed case on the CPU (cache_peak, not calibrated) follows the load up to 150%.
   const MetricThreshold raw =
       set.resolve("cache_peak/cpu/n=1048576,iters=16", "cpu-amd-epyc-2t").metrics.at(metric::latency_ns);
-  EXPECT_EQ(raw.max_regression_pct, 150);
+  EXPECT_FALSE(raw.max_regression_pct.has_value());
   EXPECT_GT(raw.load_factor.value_or(0), 0);
   EXPECT_EQ(raw.load_max_pct, 150);
   // GPUs do not follow a load.

@@ -21,6 +21,7 @@ Thresholds measured_only() {
 
 BaselineCase layernorm_baseline(std::mt19937_64& rng, const std::string& uuid, const std::string& host = "a1") {
   BaselineCase b;
+  b.periods = 2;  // a merge of two proposals: its moves between periods measured
   b.id = "layernorm/vulkan/rows=1024,cols=4096,wg=256";
   b.fingerprint.machine_id = "nvidia-h200";
   b.fingerprint.device_uuid = uuid;

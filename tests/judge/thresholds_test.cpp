@@ -130,11 +130,15 @@ TEST(ThresholdSet, RepositoryDefaultsLoad) {
   EXPECT_EQ(t.metrics.at("latency_ns").min_allowed_pct, 0);
   EXPECT_FALSE(t.metrics.at("latency_ns").dram_min_allowed_pct.has_value());
   EXPECT_EQ(t.confirm, 1);
-  // Machines whose drift between periods the baseline cannot see keep a fixed, wide allowance.
-  EXPECT_EQ(set.resolve("copy/cpu/n=1048576", "cpu-amd-epyc-2t").metrics.at("latency_ns").max_regression_pct,
-            150);
-  EXPECT_EQ(set.resolve("copy/vulkan/n=1048576", "llvmpipe").metrics.at("latency_ns").max_regression_pct,
-            900);
+  // No machine is given a number by its name: a shared machine's moves between periods are
+  // measured by its history or a merge (judge/judge_case.cpp), not fixed here.
+  for (const char* machine : {"cpu-amd-epyc-2t", "llvmpipe"})
+    for (const char* metric : {"latency_ns", "relative_latency"}) {
+      const MetricThreshold m = set.resolve("copy/cpu/n=1048576", machine).metrics.at(metric);
+      EXPECT_FALSE(m.max_regression_pct.has_value()) << machine << " " << metric;
+      EXPECT_EQ(m.min_allowed_pct.value_or(0), 0) << machine << " " << metric;
+      EXPECT_FALSE(m.compute_min_allowed_pct.has_value()) << machine << " " << metric;
+    }
   EXPECT_EQ(t.metrics.at("latency_ns").direction, Direction::lower);
   EXPECT_EQ(t.metrics.at("bandwidth_gbps").direction, Direction::higher);
   // Shared machines measure calibrated (relative to a reference at the same moment); GPUs do not.

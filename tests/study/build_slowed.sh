@@ -55,7 +55,10 @@ fi
 src=${PERFGATE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 mkdir -p "$out/src"
 out=$(cd "$out" && pwd)
-# tar keeps modification times, so a reused build rebuilds only what changed.
+# tar keeps modification times, so a reused build rebuilds only what changed. The copy is
+# emptied first (its build kept): a source moved or deleted since the last copy would otherwise
+# stay, and a file that moved from one folder to another compiled twice.
+find "$out/src" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
 tar -C "$src" --exclude=./build --exclude=./.git -cf - . | tar -C "$out/src" -xf -
 
 case "$kernel" in

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/resolution.h"
+#include "judge/history_noise.h"
 #include "judge/judge_case.h"
 #include "judge/verdict.h"
 #include "report/next_steps.h"
@@ -62,7 +63,20 @@ std::string case_allowances(const Candidate& candidate, const ThresholdSet& thre
            (figures.empty() ? std::string("no latency_ns runs: not judged on latency") : "catches >= " + figures) +
            (c.bound.empty() ? "" : ", bound " + c.bound) + "\n";
   }
-  return "allowances once approved (each case's resolution):\n" + out;
+  // Where the host's cores keep the time, one proposal is one period: say what judges past it.
+  std::size_t host_timed = 0;
+  for (const CandidateCase& c : candidate.cases)
+    host_timed += kept_by_gpu_clock(c.backend, c.calibration_reference) ? 0 : 1;
+  std::string periods;
+  if (host_timed > 0 && candidate.periods < 2)
+    periods = "one period: " + std::to_string(host_timed) + " of these cases are timed by this host's cores, whose "
+              "level moves between periods (a neighbour's load, a reboot, hours) beyond what one proposal's runs "
+              "show; a check past a case's resolution is named, not failed, until this host's history holds " +
+              std::to_string(kHistoryNoiseRuns) + " gated runs (--history) or `baseline merge` pools a proposal "
+              "of another period\n";
+  else if (candidate.periods > 1)
+    periods = std::to_string(candidate.periods) + " periods pooled: their runs' spread spans the moves between them\n";
+  return "allowances once approved (each case's resolution):\n" + out + periods;
 }
 
 std::string review_hints(const HintPlace& place, const fs::path& file) {

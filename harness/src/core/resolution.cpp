@@ -72,6 +72,9 @@ std::string run_resolution(const RunResult& run) {
             where +
             (where.ends_with("GPUs of the model") || where.ends_with("hosts of the class")
                  ? ", with the spread between them: a proposal on this one judges it finer"
+             : where.starts_with("one period")
+                 ? ": a change past a case's own allowance is named, not failed, until this host's history "
+                   "(--history) or a merge of another period's proposal has measured its moves between periods"
                  : ": a change past a case's own allowance is named, not failed, until this one's runs are in its "
                    "baseline");
   // An allowance that followed the load (judge/load_allowance.h): this run saw less than a quiet one.

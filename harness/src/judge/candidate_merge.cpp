@@ -93,6 +93,7 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts) {
       const std::vector<std::string> more = devices_of_runs(part.candidate);
       merged.run_devices.insert(merged.run_devices.end(), more.begin(), more.end());
     }
+    merged.periods += part.candidate.periods;
     total_runs += part.candidate.run_ids.size();
     for (std::size_t i = 0; i < merged.cases.size(); ++i) {
       CandidateCase& into = merged.cases[i];

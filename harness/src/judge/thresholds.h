@@ -85,8 +85,8 @@ struct MetricThreshold {
   bool leave_odd_run_out = true;
   // The allowance the machine's own history measured for the case (judge/history_noise.h:
   // noise_factor x the bound of its gated runs' spread), where it holds enough runs: it takes the
-  // place of min_allowed_pct and the class floors, which stand for what one period's runs cannot
-  // see; `history_why` says where it came from.
+  // place of min_allowed_pct, and measures the moves between periods that one proposal's runs
+  // cannot see; `history_why` says where it came from.
   std::optional<double> history_allowed_pct;
   std::string history_why;
   // A check on a device none of its baseline's runs measured, where those runs span enough

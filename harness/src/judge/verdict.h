@@ -66,15 +66,15 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // sample values, so the same inputs always give the same judgement.
 //
 // `elsewhere`: the baseline was measured on another device or host of this machine id than this
-// check, and none of its runs measured the spread between the two (judge/judge_case.cpp says
-// which, in `why`). The case's allowance stays its own; a change past it is inconclusive, never
+// check, and none of its runs measured the spread between the two, or on this host but in one
+// period only where the host's cores keep the time (judge/judge_case.cpp says which, in `why`). The case's allowance stays its own; a change past it is inconclusive, never
 // regressed, with source "another device" or "another host": it may be that device's or host's
 // own level, which no run has measured yet (on the H100 cache-resident cases moved by up to 4.7%
 // from one GPU of the model to another; on two 2-vCPU VMs of one class reduce n=2^25 by +39%).
 // `spread`: the spread this calibrated check's rounds showed (stats/check_spread.h); where the
 // metric has a load_factor the allowance follows it (judge/load_allowance.h).
 struct Elsewhere {
-  std::string source;  // "another device" | "another host"
+  std::string source;  // "another device" | "another host" | "one period"
   std::string where;   // "another host (a1b2c3d4e5f6)", "a host it does not name", ...
   std::string why;
 };

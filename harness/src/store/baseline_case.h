@@ -50,6 +50,11 @@ struct BaselineCase {
   // devices of one host (`baseline propose` on a host with several GPUs of the model); empty
   // where every run measured `fingerprint`'s device. A check judges its own device's runs.
   std::vector<std::string> run_devices;
+  // The proposals (periods) its runs came from: 1 for one `baseline propose`, whose runs are
+  // minutes apart, more where `baseline merge` pooled proposals of other periods (leases,
+  // reboots, hours). On a machine whose cores are shared (a time the host keeps), one period's
+  // runs cannot say how far the level moves between periods (judge/judge_case.cpp).
+  int periods = 1;
   Approval approval;
 };
 

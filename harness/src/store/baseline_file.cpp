@@ -114,6 +114,7 @@ void emit_case(YAML::Emitter& out, const BaselineCase& c) {
     for (const auto& uuid : c.run_devices) out << uuid;
     out << YAML::EndSeq;
   }
+  if (c.periods > 1) emit_field(out, "periods", c.periods);
   out << YAML::EndMap;
 }
 
@@ -123,7 +124,7 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
   if (!map.IsMap()) throw in.error(map, at, "expected a map");
   in.keys(map, at,
           {"backend", "perfgate_version", "source_hash", "fits_in_cache", "bound", "calibration_reference", "cpu_wait_share", "measured_at", "commit", "approval",
-           "fingerprint", "median", "run_counts", "runs", "run_devices"});
+           "fingerprint", "median", "run_counts", "runs", "run_devices", "periods"});
   BaselineCase c;
   c.id = id;
   c.kernel = kernel;
@@ -160,6 +161,8 @@ BaselineCase read_case(const YamlDocument& in, const std::string& id, const YAML
                      std::to_string(c.run_devices.size()) + " devices for " + std::to_string(run_count) +
                          " runs of latency_ns (truncated or edited?)");
   }
+  const auto latency = c.runs.find(metric::latency_ns);
+  c.periods = read_periods(in, map, at, latency == c.runs.end() ? 0 : latency->second.size());
   return c;
 }
 

@@ -46,6 +46,7 @@ BaselineCase approved_case(const Candidate& candidate, const CandidateCase& c, c
   b.commit = candidate.commit;
   b.runs = c.runs;
   b.run_devices = candidate.run_devices;
+  b.periods = candidate.periods;
   b.approval = {request.by, request.at, request.reason, request.commit};
   return b;
 }

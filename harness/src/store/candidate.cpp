@@ -79,6 +79,7 @@ std::string canonical_yaml(const Candidate& c) {
     for (const auto& uuid : c.run_devices) out << uuid;
     out << YAML::EndSeq;
   }
+  if (c.periods > 1) emit_field(out, "periods", c.periods);
   out << YAML::Key << "cases" << YAML::Value << YAML::BeginSeq;
   for (const auto& one : c.cases) emit_case(out, one);
   out << YAML::EndSeq << YAML::EndMap;
@@ -94,7 +95,7 @@ Candidate parse_candidate(const std::string& text, const std::string& file) {
   const YAML::Node& root = in.root();
   in.keys(root, "",
           {"schema", "created_at", "measured_at", "machine_id", "commit", "branch", "perfgate_version",
-           "fingerprint", "run_ids", "run_devices", "cases", "digest"});
+           "fingerprint", "run_ids", "run_devices", "periods", "cases", "digest"});
   if (in.integer(root, "schema", "") != kCandidateSchema)
     throw in.error(root["schema"], "schema", "unsupported candidate schema (this perfgate reads 1)");
   Candidate c;
@@ -116,6 +117,7 @@ Candidate parse_candidate(const std::string& text, const std::string& file) {
                      std::to_string(c.run_devices.size()) + " devices for " + std::to_string(c.run_ids.size()) +
                          " runs");
   }
+  c.periods = read_periods(in, root, "", c.run_ids.size());
   const YAML::Node cases = in.required_sequence(root, "cases", "");
   for (std::size_t i = 0; i < cases.size(); ++i)
     c.cases.push_back(read_case(in, cases[i], i, c.run_ids.size()));

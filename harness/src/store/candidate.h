@@ -35,6 +35,8 @@ struct Candidate {
   // The device uuid of each run, where the runs span several devices of one host (as
   // BaselineCase::run_devices); empty where every run measured `fingerprint`'s device.
   std::vector<std::string> run_devices;
+  // The proposals its runs came from (as BaselineCase::periods): 1, or the sum of those merged.
+  int periods = 1;
   std::vector<CandidateCase> cases;  // sorted by id
   std::string digest;                // as written in the file: "sha256:<hex>"
 

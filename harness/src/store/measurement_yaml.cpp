@@ -94,6 +94,16 @@ double read_cpu_wait_share(const YamlDocument& in, const YAML::Node& map, const 
   return share;
 }
 
+int read_periods(const YamlDocument& in, const YAML::Node& map, const std::string& at, std::size_t runs) {
+  const YAML::Node node = map["periods"];
+  if (!node) return 1;
+  const std::string key = at.empty() ? "periods" : at + ".periods";
+  const int periods = in.plain_integer_at_least(node, key, 1);
+  if (static_cast<std::size_t>(periods) > runs)
+    throw in.error(node, key, std::to_string(periods) + " periods for " + std::to_string(runs) + " runs");
+  return periods;
+}
+
 MetricRuns read_runs(const YamlDocument& in, const YAML::Node& map, const std::string& at) {
   if (!map.IsMap() || map.size() == 0) throw in.error(map, at, "expected a map of metric -> runs");
   if (map.size() > kMaxMetrics)

@@ -31,6 +31,10 @@ double read_cpu_wait_share(const YamlDocument& in, const YAML::Node& map, const 
 // non-empty text, else an error naming the file and line.
 std::vector<std::string> read_run_devices(const YamlDocument& in, const YAML::Node& list, const std::string& at);
 
+// `periods` (BaselineCase::periods, Candidate::periods): a whole number from 1 to the runs it
+// counts, else an error naming the file and line. 1 where the file has none.
+int read_periods(const YamlDocument& in, const YAML::Node& map, const std::string& at, std::size_t runs);
+
 void emit_runs(YAML::Emitter& out, const MetricRuns& runs);
 // At least one metric, each with at least one run of at least one sample, each a measurement
 // (store/sample_limits.h: never negative, a time never 0).

@@ -1,0 +1,177 @@
+// A baseline of one period (one proposal) on a machine whose cores the host shares cannot say how
+// far a case's level moves between periods: a change past its own allowance is named, not failed,
+// until the host's history or a merge of another period's proposal has measured that. A GPU's own
+// clock is judged on its runs. Seeded synthetic samples; the periods survive the files they are
+// written to.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "judge/candidate_merge.h"
+#include "judge/gpu_judge_fixture.h"
+#include "judge/history_noise.h"
+#include "judge/judge_case.h"
+#include "perfgate/error.h"
+#include "perfgate/metric_names.h"
+#include "store/baseline_file.h"
+#include "store/candidate.h"
+
+namespace perfgate {
+namespace {
+
+using gpu_testing::around;
+
+constexpr const char* kPeriodCase = "reduce/cpu/n=33554432";
+
+BaselineCase period_baseline(std::mt19937_64& rng, int periods, const std::string& backend = "cpu") {
+  BaselineCase b;
+  b.id = kPeriodCase;
+  b.backend = backend;
+  b.periods = periods;
+  b.fingerprint.machine_id = "cpu-amd-epyc-2t";
+  b.fingerprint.host_id = "h1";
+  for (int r = 0; r < 5; ++r) b.runs[metric::latency_ns].push_back(around(rng, 10000, 0.005));
+  return b;
+}
+
+CaseResult period_measured(std::mt19937_64& rng, double latency, const std::string& backend = "cpu") {
+  CaseResult r;
+  r.id = kPeriodCase;
+  r.backend = backend;
+  r.metrics[metric::latency_ns].samples = around(rng, latency, 0.005);
+  return r;
+}
+
+Fingerprint period_host() {
+  Fingerprint f;
+  f.machine_id = "cpu-amd-epyc-2t";
+  f.backend = "cpu";
+  f.host_id = "h1";
+  return f;
+}
+
+// One proposal of two runs, as written to a candidate file.
+Candidate period_candidate(double scale, const std::string& first_run) {
+  Candidate c;
+  c.created_at = c.measured_at = "2026-11-29T06:00:00Z";
+  c.fingerprint = period_host();
+  c.perfgate_version = "0.1.0";
+  c.run_ids = {first_run, first_run + "b"};
+  CandidateCase one;
+  one.id = kPeriodCase;
+  one.kernel = "reduce";
+  one.backend = "cpu";
+  one.source_hash = "sha256:4567";
+  one.runs[metric::latency_ns] = {{scale, scale * 1.01}, {scale * 1.02, scale}};
+  c.cases.push_back(one);
+  c.digest = content_digest(c);
+  return c;
+}
+
+TEST(Periods, OnePeriodsBaselineNamesAChangePastItsAllowance) {
+  std::mt19937_64 rng(41);
+  CaseResult r = period_measured(rng, 11500);  // +15%: what a 2-vCPU VM's level did between periods
+  judge_against(r, period_baseline(rng, 1), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
+  ASSERT_EQ(r.judgements.size(), 1u);
+  EXPECT_EQ(r.judgements[0].threshold_source, "one period");
+  EXPECT_LT(r.judgements[0].threshold_pct, 3.0) << "the allowance stays the runs' own";
+  EXPECT_EQ(r.baseline_origin, "one period of this host");
+  EXPECT_NE(r.message.find("--history, 5 gated runs; 0 so far"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("baseline merge"), std::string::npos) << r.message;
+}
+
+TEST(Periods, WithinItsAllowanceAOnePeriodBaselinePasses) {
+  std::mt19937_64 rng(42);
+  CaseResult r = period_measured(rng, 10010);
+  judge_against(r, period_baseline(rng, 1), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+}
+
+TEST(Periods, AMergeOfTwoPeriodsJudgesTheSameChange) {
+  std::mt19937_64 rng(43);
+  CaseResult r = period_measured(rng, 11500);
+  judge_against(r, period_baseline(rng, 2), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_EQ(r.judgements.at(0).threshold_source, "noise");
+  EXPECT_EQ(r.baseline_origin, "");
+}
+
+TEST(Periods, TheHostsHistoryJudgesOnceItHoldsEnoughRuns) {
+  HistoryNoise history;
+  history.metric = metric::latency_ns;
+  history.sigma_pct = 1.0;
+  history.bound_pct = 1.4;
+  history.why = "the history's runs on this machine spread 1% (90% bound 1.4%)";
+  for (int runs : {kHistoryNoiseRuns - 1, kHistoryNoiseRuns}) {
+    std::mt19937_64 rng(44);
+    history.runs = runs;
+    CaseResult r = period_measured(rng, 11500);
+    judge_against(r, period_baseline(rng, 1), gpu_testing::runs_only(), period_host(), &history);
+    if (runs < kHistoryNoiseRuns) {
+      EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
+      EXPECT_NE(r.message.find("4 so far"), std::string::npos) << r.message;
+    } else {
+      EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+      EXPECT_EQ(r.judgements.at(0).threshold_source, "history");
+      EXPECT_NEAR(r.judgements.at(0).threshold_pct, 4 * 1.4, 1e-9);
+    }
+  }
+}
+
+TEST(Periods, AGpusOwnClockIsJudgedOnItsRuns) {
+  std::mt19937_64 rng(45);
+  CaseResult r = period_measured(rng, 11500, "vulkan");
+  judge_against(r, period_baseline(rng, 1, "vulkan"), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_EQ(r.baseline_origin, "");
+}
+
+TEST(Periods, AFixedAllowanceJudgesWithoutThem) {
+  std::mt19937_64 rng(46);
+  Thresholds fixed;
+  fixed.metrics[metric::latency_ns].max_regression_pct = 10;
+  CaseResult r = period_measured(rng, 11500);
+  judge_against(r, period_baseline(rng, 1), fixed, period_host());
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+}
+
+TEST(Periods, AMergeCountsEveryPartsPeriodsAndTheFilesKeepThem) {
+  const Candidate first = period_candidate(900, "r1");
+  Candidate merged = merge_candidates({{"a.yaml", first}, {"b.yaml", period_candidate(910, "r2")}});
+  EXPECT_EQ(merged.periods, 2);
+  merged = merge_candidates({{"ab.yaml", merged}, {"c.yaml", period_candidate(920, "r3")}});
+  EXPECT_EQ(merged.periods, 3);
+  merged.digest = content_digest(merged);
+  EXPECT_EQ(parse_candidate(to_yaml(merged), "m.yaml").periods, 3);
+  EXPECT_EQ(to_yaml(first).find("periods"), std::string::npos) << "one proposal writes none";
+  EXPECT_EQ(parse_candidate(to_yaml(first), "f.yaml").periods, 1);
+
+  std::mt19937_64 rng(47);
+  KernelBaselines kernel;
+  kernel.machine_id = "cpu-amd-epyc-2t";
+  kernel.kernel = "reduce";
+  BaselineCase b = period_baseline(rng, 3);
+  b.kernel = "reduce";
+  b.fingerprint = period_host();
+  b.perfgate_version = "0.1.0";
+  b.measured_at = "2026-11-29T06:00:00Z";
+  b.approval = {"alice", "2026-11-29T06:10:00Z", "three periods", ""};
+  upsert(kernel, b);
+  EXPECT_EQ(parse_kernel_baselines(to_yaml(kernel), "reduce.yaml").cases.at(0).periods, 3);
+}
+
+TEST(Periods, AnImpossibleCountIsRefusedNamingTheLine) {
+  Candidate c = period_candidate(900, "r1");
+  c.periods = 3;  // more periods than its two runs
+  try {
+    parse_candidate(to_yaml(c), "c.yaml");
+    FAIL() << "3 periods of 2 runs read back";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("c.yaml:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("3 periods for 2 runs"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace perfgate
