@@ -15,7 +15,7 @@ normal=$1 slowed=$2 out=$3 pairs=$4
 shift 4
 cases=("$@")
 mkdir -p "$out/baselines" "$out/history"
-opts=(--baselines "$out/baselines" --color never)
+opts=(--baselines "$out/baselines")
 t0=$(date +%s)
 "$normal" baseline propose --out "$out/candidate.yaml" "${opts[@]}" "${cases[@]}" > "$out/propose.txt" 2>&1
 echo "propose: exit $? in $(($(date +%s) - t0)) s" >> "$out/summary.txt"
@@ -26,7 +26,7 @@ echo "propose: exit $? in $(($(date +%s) - t0)) s" >> "$out/summary.txt"
 check() {
   local name=$1 binary=$2
   shift 2
-  "$binary" check "${cases[@]}" "${opts[@]}" "$@" > "$out/$name.txt" 2>&1
+  "$binary" check "${cases[@]}" "${opts[@]}" --color never "$@" > "$out/$name.txt" 2>&1
   echo "$name: exit $?" >> "$out/exits.txt"
 }
 for i in $(seq 1 "${AA_ONE:-$pairs}"); do check "aa-one-period-$i" "$normal"; done
