@@ -10,6 +10,7 @@
 #
 # NORMAL, SLOWED: perfgate binaries (SLOWED by tests/study/build_slowed.sh). PAIRS: how many
 # slowed and A/A checks with the history (each). AA_ONE: A/A checks without it (PAIRS). HISTORY_RUNS: 5.
+# BACKEND: for the proposal and the history's runs (vulkan for llvmpipe's cases).
 set -uo pipefail
 normal=$1 slowed=$2 out=$3 pairs=$4
 shift 4
@@ -17,7 +18,7 @@ cases=("$@")
 mkdir -p "$out/baselines" "$out/history"
 opts=(--baselines "$out/baselines")
 t0=$(date +%s)
-"$normal" baseline propose --out "$out/candidate.yaml" "${opts[@]}" "${cases[@]}" > "$out/propose.txt" 2>&1
+"$normal" baseline propose --out "$out/candidate.yaml" "${opts[@]}" ${BACKEND:+--backend "$BACKEND"} "${cases[@]}" > "$out/propose.txt" 2>&1
 echo "propose: exit $? in $(($(date +%s) - t0)) s" >> "$out/summary.txt"
 "$normal" baseline approve "$out/candidate.yaml" --by study --reason "periods study" --yes \
   --baselines "$out/baselines" >> "$out/propose.txt" 2>&1
@@ -31,7 +32,7 @@ check() {
 }
 for i in $(seq 1 "${AA_ONE:-$pairs}"); do check "aa-one-period-$i" "$normal"; done
 for i in $(seq 1 "${HISTORY_RUNS:-5}"); do
-  "$normal" run "${cases[@]}" --baselines "$out/baselines" --color never --json "$out/history-run-$i.json" \
+  "$normal" run "${cases[@]}" --baselines "$out/baselines" ${BACKEND:+--backend "$BACKEND"} --color never --json "$out/history-run-$i.json" \
     > /dev/null 2>&1
   "$normal" report "$out/history-run-$i.json" --history "$out/history" --append-history > /dev/null 2>&1
 done
