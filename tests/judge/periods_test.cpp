@@ -134,6 +134,7 @@ TEST(Periods, AFixedAllowanceJudgesWithoutThem) {
   CaseResult r = period_measured(rng, 11500);
   judge_against(r, period_baseline(rng, 1), fixed, period_host());
   EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_EQ(r.baseline_origin, "") << "the run's line names no period a fixed allowance judged without";
 }
 
 TEST(Periods, AMergeCountsEveryPartsPeriodsAndTheFilesKeepThem) {

@@ -198,7 +198,6 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   const bool unseen_host = origin && origin->source == std::string("another host");
   const std::optional<Elsewhere> period =
       baseline && !origin ? one_period(*baseline, gpu_clock, history) : std::nullopt;
-  if (period) result.baseline_origin = period->where;
   const double time_resolution = baseline ? time_resolution_pct(*baseline, thresholds) : 0;
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
@@ -224,6 +223,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     }
     // A fixed allowance already stands for whatever the machine does between periods.
     std::optional<Elsewhere> judged_origin = origin ? origin : threshold.max_regression_pct ? std::nullopt : period;
+    if (!origin && judged_origin) result.baseline_origin = judged_origin->where;
     std::optional<DeviceSpread> across;
     if (runs && (unseen_device || unseen_host)) {
       if (unseen_device) across = device_spread(*baseline, metric);
