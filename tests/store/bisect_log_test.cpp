@@ -37,7 +37,9 @@ TEST_F(BisectLogTest, TheSameBisectReplaysItsSteps) {
   {
     BisectLog log(file, key);
     EXPECT_TRUE(log.replayed().empty());
-    log.append(logged_step("bad", StepOutcome::slower, 1.3));
+    BisectStep paired = logged_step("bad", StepOutcome::slower, 1.3);
+    paired.pairs["copy/cpu/n=1048576"] = {1.29, 1.31, 1.3};
+    log.append(paired);
     log.append(logged_step("mid", StepOutcome::skipped, 0));
   }
   BisectLog again(file, key);
@@ -49,7 +51,9 @@ TEST_F(BisectLogTest, TheSameBisectReplaysItsSteps) {
   EXPECT_DOUBLE_EQ(s.low, 1.29);
   EXPECT_EQ(s.rounds, 20);
   EXPECT_DOUBLE_EQ(s.measure_s, 4.25);
+  EXPECT_EQ(s.pairs.at("copy/cpu/n=1048576"), (std::vector<double>{1.29, 1.31, 1.3}));
   EXPECT_EQ(again.replayed()[1].outcome, StepOutcome::skipped);
+  EXPECT_TRUE(again.replayed()[1].pairs.empty());
 }
 
 TEST_F(BisectLogTest, AnotherBisectStartsAfresh) {

@@ -24,7 +24,7 @@
 # bisect POSITION: a scratch repository of 16 commits after a base, the one at POSITION switching
 # to the build doing 1% more work; `perfgate bisect` over it, its build step copying the binary
 # the commit names (the builds were made elsewhere and carried, as a CI's artifacts are);
-# ALLOWED: its --allowed.
+# ALLOWED, PAIRS: its --allowed and --pairs. POSITION 0 plants nothing (a range with no slowdown).
 # Expects build/perfgate (and build/CTestTestfile.cmake, build/perfgate_perf_include.cmake for
 # ctest-aa) configured at /work/main, slowed builds at slow/<pct>/perfgate built from
 # /tmp/slow<pct>/src (tests/study/build_slowed.sh copy/vulkan <pct> /tmp/slow<pct>), and
@@ -141,7 +141,7 @@ while [ $# -gt 0 ]; do
       t0=$(date +%s)
       build/perfgate bisect "$dram" --device 0 --source "$repo" --good "$base" --bad HEAD --unrelated '' \
         --configure '' --build "cp \"$root/\$(cat {source}/binary.txt)\" {build}/perfgate" --binary '{build}/perfgate' \
-        ${ALLOWED:+--allowed "$ALLOWED"} --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
+        ${ALLOWED:+--allowed "$ALLOWED"} ${PAIRS:+--pairs "$PAIRS"} --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
       log "bisect $position: exit $? in $(($(date +%s) - t0)) s"
       ;;
     ctest-aa)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -27,6 +28,7 @@
 #include "gate/paired_measurement.h"
 #include "judge/bisect_outcome.h"
 #include "judge/history_analysis.h"
+#include "judge/pair_spread.h"
 #include "notify/bisect_alert.h"
 #include "notify/config.h"
 #include "notify/webhook_sender.h"
@@ -133,10 +135,60 @@ int severity(StepOutcome o) {
   return 3;
 }
 
+// One case's part of a step.
+struct CaseStep {
+  StepOutcome outcome = StepOutcome::skipped;
+  std::string message;
+  double ratio = 0, low = 0, high = 0;
+  int rounds = 0;
+  std::vector<double> pairs;  // --pairs: every pair ratio judged, the earlier ones included
+};
+
+CaseStep from_result(const CaseResult& r) {
+  CaseStep c{outcome_of(r.verdict), r.message};
+  if (r.ab) {
+    c.ratio = r.ab->median_ratio;
+    c.low = r.ab->interval_low;
+    c.high = r.ab->interval_high;
+    c.rounds = r.ab->rounds;
+  }
+  return c;
+}
+
+// --pairs K: K fresh pairs, each measured to its stopping rule and unconfirmed, pooled with the
+// pairs of this step's earlier (inconclusive) measurements and judged on the spread between
+// them (judge/pair_spread.h).
+CaseStep measure_pairs(Gate& gate, const CaseSpec& spec, std::vector<double> pairs, int more,
+                       double significance, std::uint64_t seed) {
+  CaseStep c;
+  double allowed_pct = 0;
+  for (int i = 0; i < more; ++i) {
+    const CaseResult r = gate.measure_once(spec, seed + 7919 * pairs.size());
+    if (!r.ab || r.ab->median_ratio <= 0) return from_result(r);  // skipped or failed: as one pair would say
+    pairs.push_back(r.ab->median_ratio);
+    c.rounds += r.ab->rounds;
+    allowed_pct = r.ab->max_regression_pct;
+  }
+  const PairsJudgement j = judge_pairs(pairs, allowed_pct, significance);
+  c.outcome = outcome_of(j.verdict);
+  c.ratio = j.ratio;
+  c.low = j.interval.low;
+  c.high = j.interval.high;
+  const auto pct = [](double ratio) { return fmt::format("{:+.2f}%", (ratio - 1) * 100); };
+  c.message = fmt::format("{} over {} pairs (interval {} to {}), allowed {:g}%: {}", pct(j.ratio), j.pairs,
+                          pct(j.interval.low), std::isfinite(j.interval.high) ? pct(j.interval.high) : "inf",
+                          allowed_pct, to_string(c.outcome));
+  c.pairs = std::move(pairs);
+  return c;
+}
+
 // Every case measured A/B, head build against base build, as `check --base` does: rounds until
-// settled (under --allowed where given), a regression confirmed by a fresh pair.
+// settled (under --allowed where given), a regression confirmed by a fresh pair; with --pairs,
+// several fresh pairs judged together (measure_pairs), `earlier` holding what this step's
+// earlier measurements gave.
 void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const AbSettings& settings,
-                  const ThresholdSet& thresholds, const BisectFlags& flags) {
+                  const ThresholdSet& thresholds, const std::string& machine, const BisectFlags& flags,
+                  const std::vector<BisectStep>& earlier) {
   const CommonOptions& common = flags.common;
   std::optional<AbAllowance> allowance;
   if (flags.allowed_pct)
@@ -148,21 +200,31 @@ void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const Ab
         thresholds, [&settings](const CaseSpec& s, std::uint64_t seed) { return start_serve_pair(s, settings, seed); },
         allowance);
     Gate gate(source, common.input_seed());
-    const CaseResult r = gate.run(spec);
-    const StepOutcome o = outcome_of(r.verdict);
-    const double ratio = r.ab ? r.ab->median_ratio : 0;
+    CaseStep c;
+    if (flags.pairs > 1) {
+      std::vector<double> pooled;
+      for (const BisectStep& e : earlier)
+        if (e.head == step.head && e.base == step.base)
+          if (const auto it = e.pairs.find(spec.id); it != e.pairs.end())
+            pooled.insert(pooled.end(), it->second.begin(), it->second.end());
+      c = measure_pairs(gate, spec, std::move(pooled), flags.pairs,
+                        thresholds.resolve(spec.id, machine).significance, common.input_seed());
+    } else {
+      c = from_result(gate.run(spec));
+    }
+    if (!c.pairs.empty()) step.pairs[spec.id] = c.pairs;
     // The step is its worst case's: the most severe verdict, then the largest ratio.
-    const bool worse = first || severity(o) > severity(step.outcome) ||
-                       (severity(o) == severity(step.outcome) && ratio > step.ratio);
+    const bool worse = first || severity(c.outcome) > severity(step.outcome) ||
+                       (severity(c.outcome) == severity(step.outcome) && c.ratio > step.ratio);
     first = false;
     if (!worse) continue;
-    step.outcome = o;
-    step.message = (specs.size() > 1 ? spec.id + ": " : "") + r.message;
-    step.base_failed = o == StepOutcome::skipped && r.message.starts_with("base build");
-    step.ratio = ratio;
-    step.low = r.ab ? r.ab->interval_low : 0;
-    step.high = r.ab ? r.ab->interval_high : 0;
-    step.rounds = r.ab ? r.ab->rounds : 0;
+    step.outcome = c.outcome;
+    step.message = (specs.size() > 1 ? spec.id + ": " : "") + c.message;
+    step.base_failed = c.outcome == StepOutcome::skipped && c.message.starts_with("base build");
+    step.ratio = c.ratio;
+    step.low = c.low;
+    step.high = c.high;
+    step.rounds = c.rounds;
   }
   step.measure_s = seconds_since(start);
 }
@@ -269,7 +331,8 @@ int bisect_main(const BisectFlags& flags) {
     } else if (!head.binary) {
       step.message = head.failure;
     } else {
-      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, flags);
+      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, machine, flags,
+                   progress.steps);
     }
     log.append(step);
     bisection.record(step);

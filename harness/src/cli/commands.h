@@ -135,6 +135,7 @@ struct BisectFlags {
   std::vector<std::string> unrelated = {"*.md", "docs/*"};
   int max_builds = 12;
   int remeasure = 2;
+  int pairs = 1;  // fresh A/B pairs per step; more than one: judged on the spread between them
   std::optional<double> allowed_pct;  // the change a step tolerates; default ab_max_regression_pct
   std::string work_dir;  // default: under the cache folder, one per repository, cases and range
   bool notify = false;

@@ -23,6 +23,11 @@ CaseResult Gate::run(const CaseSpec& spec) {
   return result;
 }
 
+CaseResult Gate::measure_once(const CaseSpec& spec, std::uint64_t seed) {
+  const auto measurement = source_.open(spec, seed);
+  return measure(*measurement);
+}
+
 // Fresh measurements, each judged on its own, never pooled with the first; stops at the first
 // that does not bear the regression out (judge/confirmation.h decides).
 void Gate::confirm(const CaseMeasurement& first, CaseResult& result) const {

@@ -16,6 +16,10 @@ class Gate {
   Gate(MeasurementSource& source, std::uint64_t seed) : source_(source), seed_(seed) {}
 
   CaseResult run(const CaseSpec& spec);
+  // One measurement to its stopping rule, its own verdict and never confirmed: for a caller that
+  // judges several measurements together (`bisect --pairs`, judge/pair_spread.h). `seed` draws
+  // its inputs (and an A/B pair's round order), so each measurement of a case is its own.
+  CaseResult measure_once(const CaseSpec& spec, std::uint64_t seed);
 
  private:
   static CaseResult measure(CaseMeasurement& measurement);

@@ -49,6 +49,7 @@ nlohmann::json step_json(const BisectStep& s) {
                    {"ratio", s.ratio},     {"interval", {s.low, s.high}}, {"rounds", s.rounds},
                    {"build_s", s.build_s}, {"measure_s", s.measure_s},    {"message", s.message}};
   if (s.ratio > 0) j["change_pct"] = change_pct(s.ratio);
+  if (!s.pairs.empty()) j["pairs"] = s.pairs;  // --pairs: each case's pair ratios, earlier ones pooled
   return j;
 }
 

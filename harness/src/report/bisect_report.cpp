@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/text_table.h"
@@ -28,10 +29,18 @@ std::string ratio_text(const BisectStep& s) {
                      std::isfinite(s.high) ? fmt::format("{:.3f}", s.high) : "inf");
 }
 
+// A sub-percent step (a GPU's) keeps its hundredths.
+std::string pct_text(double ratio) {
+  const double pct = change_pct(ratio);
+  return std::fabs(pct) < 1 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
+}
+
 std::string change_text(const BisectStep& s) {
-  return fmt::format("{:+.1f}% (interval {:+.1f}% to {}), A/B over {} rounds", change_pct(s.ratio),
-                     change_pct(s.low),
-                     std::isfinite(s.high) ? fmt::format("{:+.1f}%", change_pct(s.high)) : "inf", s.rounds);
+  std::size_t pairs = 0;
+  for (const auto& [id, ratios] : s.pairs) pairs = std::max(pairs, ratios.size());
+  return fmt::format("{} (interval {} to {}), A/B over {}", pct_text(s.ratio), pct_text(s.low),
+                     std::isfinite(s.high) ? pct_text(s.high) : "inf",
+                     pairs ? fmt::format("{} pairs ({} rounds)", pairs, s.rounds) : fmt::format("{} rounds", s.rounds));
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace {
 using nlohmann::json;
 
 json step_json(const BisectStep& s) {
-  return {{"head", s.head},
+  json j = {{"head", s.head},
           {"base", s.base},
           {"outcome", to_string(s.outcome)},
           {"base_failed", s.base_failed},
@@ -23,6 +23,8 @@ json step_json(const BisectStep& s) {
           {"message", s.message},
           {"build_s", s.build_s},
           {"measure_s", s.measure_s}};
+  if (!s.pairs.empty()) j["pairs"] = s.pairs;
+  return j;
 }
 
 BisectStep step_from_json(const json& j) {
@@ -36,6 +38,7 @@ BisectStep step_from_json(const json& j) {
   s.low = interval.at(0).get<double>();
   s.high = interval.at(1).get<double>();
   s.rounds = j.value("rounds", 0);
+  if (j.contains("pairs")) s.pairs = j.at("pairs").get<std::map<std::string, std::vector<double>>>();
   s.message = j.value("message", "");
   s.build_s = j.value("build_s", 0.0);
   s.measure_s = j.value("measure_s", 0.0);

@@ -3,6 +3,7 @@
 // the bisect's work folder. The first line names what is bisected (case, good and bad commits);
 // a bisect started again with the same ones replays the steps and goes on where it stopped.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct BisectStep {
   double ratio = 0;          // median head / base latency over the rounds; 0 = not measured
   double low = 0, high = 0;  // its interval
   int rounds = 0;
+  // `bisect --pairs`: each case's pair ratios (head / base, one per fresh pair) this step measured;
+  // an inconclusive step measured again pools them with its earlier ones (judge/pair_spread.h).
+  std::map<std::string, std::vector<double>> pairs;
   std::string message;  // the A/B line, or why it was skipped
   double build_s = 0;   // spent building for this step
   double measure_s = 0;

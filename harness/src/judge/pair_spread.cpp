@@ -1,0 +1,39 @@
+#include "judge/pair_spread.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "stats/student_t.h"
+
+namespace perfgate {
+
+PairsJudgement judge_pairs(std::span<const double> pair_ratios, double allowed_pct, double significance) {
+  std::vector<double> logs;
+  for (double r : pair_ratios)
+    if (r > 0 && std::isfinite(r)) logs.push_back(std::log(r));
+  PairsJudgement j;
+  j.pairs = static_cast<int>(logs.size());
+  j.interval = {0, std::numeric_limits<double>::infinity()};
+  if (logs.empty()) return j;
+  double mean = 0;
+  for (double x : logs) mean += x;
+  mean /= static_cast<double>(logs.size());
+  j.ratio = std::exp(mean);
+  if (logs.size() < 2) return j;
+  double squares = 0;
+  for (double x : logs) squares += (x - mean) * (x - mean);
+  const double n = static_cast<double>(logs.size());
+  const double standard_error = std::sqrt(squares / (n - 1) / n);
+  // One-sided at `significance` each way: the two-sided quantile at twice it.
+  const double t = student_t_quantile(2 * significance, n - 1);
+  j.interval = {std::exp(mean - t * standard_error), std::exp(mean + t * standard_error)};
+  const double limit = 1 + allowed_pct / 100;
+  if (j.interval.low > limit)
+    j.verdict = Verdict::regressed;
+  else if (j.interval.high < limit)
+    j.verdict = Verdict::pass;
+  return j;
+}
+
+}  // namespace perfgate
