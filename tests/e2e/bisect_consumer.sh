@@ -12,7 +12,8 @@
 #   commit, records it in BISECTED.log (shown by history --changes and the HTML report; no longer
 #   --unbisected) and posts a perfgate.bisect.v1 alert, kept in the outbox (no receiver);
 # - a range with no slowdown (ROOT..the fix after the broken commit) ends with "no commit is
-#   slower", after its two ends (already built, kept in the work folder: no build);
+#   slower", after its two ends (already built, kept in the work folder: no build), measured with
+#   `--pairs 3` (several fresh pairs a step, pooled when measured again, kept in the JSON);
 # - refusals name the bad value: a revision that does not exist, a case the binary lacks, a
 #   dirty source.
 # Each step is an A/B check at the same moment (check --base's rounds and confirmation), which a
@@ -194,13 +195,23 @@ PY
 "$exe" report "$tmp/run.json" --history "$history" --html "$tmp/report.html"
 grep -qF "bisected to ${planted:0:10}" "$tmp/report.html" || { echo "FAIL: the HTML report does not show the culprit" >&2; exit 1; }
 
-# A range with no slowdown: ends after its two ends, both kept from the first bisect.
-bisect --good "$root" --bad "$fixed" --json "$tmp/none.json" > "$tmp/none.txt" 2> "$tmp/none.err" ||
+# A range with no slowdown: ends after its two ends, both kept from the first bisect. Measured
+# with several pairs a step (--pairs), each kept in the JSON, the step's earlier pairs pooled.
+bisect --good "$root" --bad "$fixed" --pairs 3 --json "$tmp/none.json" > "$tmp/none.txt" 2> "$tmp/none.err" ||
   { cat "$tmp/none.txt" "$tmp/none.err"; echo "FAIL: bisect of the quiet range exited $?" >&2; exit 1; }
 cat "$tmp/none.txt"
 grep -qF "no commit is slower" "$tmp/none.txt" || { echo "FAIL: the quiet range named a culprit" >&2; exit 1; }
 if grep -q "first bad commit" "$tmp/none.txt"; then echo "FAIL: a culprit in the quiet range" >&2; exit 1; fi
-python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["first_bad"] is None and o["end"] == "none slower", o' "$tmp/none.json"
+python3 - "$tmp/none.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["first_bad"] is None and o["end"] == "none slower", o
+last = o["steps"][-1]
+pairs = next(iter(last["pairs"].values()))
+assert last["verdict"] == "not slower" and len(pairs) == 3 * len(o["steps"]), last
+assert all(0.5 < r < 2 for r in pairs), pairs
+PY
+grep -qE "over [0-9]+ pairs" "$tmp/none.txt" || { echo "FAIL: the quiet range does not say its pairs" >&2; exit 1; }
 
 # Refusals, each naming the value at fault.
 refused() {  # refused TEXT -- args...
