@@ -22,6 +22,7 @@ TEST(GateInconclusiveCriterion, MeasuresAgainOnlyWhileInconclusive) {
   EXPECT_FALSE(c.is_finished(2, Verdict::inconclusive));
   EXPECT_TRUE(c.is_finished(3, Verdict::inconclusive));  // the first and two more
   EXPECT_TRUE(InconclusiveCriterion(0).is_finished(1, Verdict::inconclusive));
+  EXPECT_TRUE(c.is_finished(1, Verdict::inconclusive, true)) << "only named: more samples cannot decide it";
 }
 
 using test::synthetic_ratios;

@@ -11,6 +11,7 @@
 #include "judge/gpu_judge_fixture.h"
 #include "judge/history_noise.h"
 #include "judge/judge_case.h"
+#include "judge/verdict.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "store/baseline_file.h"
@@ -68,6 +69,22 @@ Candidate period_candidate(double scale, const std::string& first_run) {
   return c;
 }
 
+TEST(Periods, OnlyANamedChangeIsNotMeasuredAgain) {
+  Judgement named;
+  named.verdict = Verdict::inconclusive;
+  named.threshold_source = "another host";
+  named.p_value = 1e-6;
+  EXPECT_TRUE(only_named({named}, 0.01));
+  Judgement busy = named;
+  busy.too_busy = true;  // the load may pass: measured again
+  EXPECT_FALSE(only_named({named, busy}, 0.01));
+  Judgement unsure = named;
+  unsure.threshold_source = "noise";  // past its allowance, not significant: more samples decide
+  EXPECT_FALSE(only_named({unsure}, 0.01));
+  Judgement passed;
+  EXPECT_FALSE(only_named({passed}, 0.01)) << "nothing inconclusive, nothing named";
+}
+
 TEST(Periods, OnePeriodsBaselineNamesAChangePastItsAllowance) {
   std::mt19937_64 rng(41);
   CaseResult r = period_measured(rng, 11500);  // +15%: what a 2-vCPU VM's level did between periods
@@ -78,6 +95,9 @@ TEST(Periods, OnePeriodsBaselineNamesAChangePastItsAllowance) {
   EXPECT_LT(r.judgements[0].threshold_pct, 3.0) << "the allowance stays the runs' own";
   EXPECT_EQ(r.baseline_origin, "one period of this host");
   EXPECT_NE(r.message.find("--history, 5 gated runs; 0 so far"), std::string::npos) << r.message;
+  // Significant and only named: more samples of this check cannot decide it (not measured again).
+  EXPECT_TRUE(only_named(r.judgements, 0.01));
+  EXPECT_FALSE(only_named(r.judgements, 1e-300)) << "not significant: more samples may decide";
   EXPECT_NE(r.message.find("baseline merge"), std::string::npos) << r.message;
 }
 

@@ -12,7 +12,9 @@
 namespace perfgate {
 
 // Against a stored baseline: an inconclusive judgement (past the allowance, not significant) is
-// measured again, the samples pooled, at most `remeasure` times; any other verdict stands.
+// measured again, the samples pooled, at most `remeasure` times; any other verdict stands, and so
+// does one only named (a significant change past the allowance of a baseline measured elsewhere
+// or in one period, judge/verdict.h only_named): more samples cannot decide it.
 class InconclusiveCriterion {
  public:
   static constexpr std::string_view name = "remeasure-inconclusive";
@@ -20,8 +22,8 @@ class InconclusiveCriterion {
   explicit InconclusiveCriterion(int remeasure) : remeasure_(remeasure) {}
 
   // `measurements` taken so far (at least the first), and the verdict on all of them pooled.
-  bool is_finished(int measurements, Verdict verdict) const {
-    return verdict != Verdict::inconclusive || measurements > remeasure_;
+  bool is_finished(int measurements, Verdict verdict, bool only_named = false) const {
+    return verdict != Verdict::inconclusive || only_named || measurements > remeasure_;
   }
 
  private:

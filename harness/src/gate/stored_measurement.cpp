@@ -11,6 +11,7 @@
 
 #include "gate/stopping_rules.h"
 #include "judge/judge_case.h"
+#include "judge/verdict.h"
 #include "perfgate/metric_names.h"
 #include "stats/metric_samples.h"
 #include "stats/sample_series.h"
@@ -69,7 +70,8 @@ class StoredMeasurement : public CaseMeasurement {
   bool finished() override {
     if (measurements_ == 0) return false;
     judge();
-    return criterion_.is_finished(measurements_, result_.verdict);
+    return criterion_.is_finished(measurements_, result_.verdict,
+                                  only_named(result_.judgements, case_->thresholds.significance));
   }
 
   CaseResult conclude() override {

@@ -318,4 +318,16 @@ Verdict combine(const std::vector<Judgement>& judgements) {
   return worst;
 }
 
+bool only_named(const std::vector<Judgement>& judgements, double significance) {
+  bool named = false;
+  for (const Judgement& j : judgements) {
+    if (j.verdict != Verdict::inconclusive) continue;
+    const bool elsewhere = j.threshold_source == "one period" || j.threshold_source == "another host" ||
+                           j.threshold_source == "another device";
+    if (!elsewhere || j.too_busy || j.p_value >= significance) return false;
+    named = true;
+  }
+  return named;
+}
+
 }  // namespace perfgate

@@ -94,4 +94,10 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 // No judgements: pass.
 Verdict combine(const std::vector<Judgement>& judgements);
 
+// Whether an inconclusive case is only named: each inconclusive judgement is a change past its
+// allowance measured on another device or host or in one period (Elsewhere), and significant.
+// More samples of this check cannot decide it (only runs of other periods, GPUs or hosts can),
+// so the gate does not measure it again (gate/stopping_rules.h).
+bool only_named(const std::vector<Judgement>& judgements, double significance);
+
 }  // namespace perfgate
