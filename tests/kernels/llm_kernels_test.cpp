@@ -43,7 +43,7 @@ std::string point_text(const Point& point) {
   return name;
 }
 
-std::string point_name(const testing::TestParamInfo<Point>& info) { return point_text(info.param); }
+std::string point_name(const ::testing::TestParamInfo<Point>& info) { return point_text(info.param); }
 
 // Readable parameters in test output (and in the CTest names gtest_discover_tests derives).
 void PrintTo(const Point& point, std::ostream* os) { *os << point_text(point); }
@@ -79,7 +79,7 @@ const std::vector<Point> kSmallPoints = {
     {"cache_peak", {{"n", 4096}, {"iters", 3}}},
 };
 
-class KernelsCpu : public testing::TestWithParam<Point> {};
+class KernelsCpu : public ::testing::TestWithParam<Point> {};
 
 TEST_P(KernelsCpu, MatchesReferenceOnRandomData) {
   const KernelDef& k = kernel(GetParam().kernel);
@@ -97,7 +97,7 @@ TEST_P(KernelsCpu, RejectsPoisonedOutput) {
   EXPECT_FALSE(r.ok) << k.name() << ": an unwritten output passed: " << r.detail;
 }
 
-INSTANTIATE_TEST_SUITE_P(Small, KernelsCpu, testing::ValuesIn(kSmallPoints), point_name);
+INSTANTIATE_TEST_SUITE_P(Small, KernelsCpu, ::testing::ValuesIn(kSmallPoints), point_name);
 
 // Past about 2^30 float64 operations the attention references check 256 seeded rows (the first
 // and last among them) instead of every row; every element is still tested for finiteness, and
