@@ -56,6 +56,25 @@ TEST_F(BisectLogTest, TheSameBisectReplaysItsSteps) {
   EXPECT_TRUE(again.replayed()[1].pairs.empty());
 }
 
+TEST(BisectPairs, AStepMeasuredThreeTimesPoolsEachPairOnce) {
+  const std::string id = "copy/vulkan/n=33554432,wg=256";
+  std::vector<BisectStep> steps;
+  EXPECT_TRUE(pairs_so_far(steps, "c11", "good", id).empty());
+  BisectStep first = logged_step("c11", StepOutcome::inconclusive, 1.003);
+  first.pairs[id] = {1.002, 1.004};
+  steps.push_back(first);
+  BisectStep other = logged_step("c8", StepOutcome::not_slower, 1.0);  // another step between
+  other.pairs[id] = {0.999, 1.001};
+  steps.push_back(other);
+  EXPECT_EQ(pairs_so_far(steps, "c11", "good", id), (std::vector<double>{1.002, 1.004}));
+  BisectStep second = logged_step("c11", StepOutcome::inconclusive, 1.003);
+  second.pairs[id] = {1.002, 1.004, 1.003, 1.001};  // the first's and its own
+  steps.push_back(second);
+  EXPECT_EQ(pairs_so_far(steps, "c11", "good", id), (std::vector<double>{1.002, 1.004, 1.003, 1.001}));
+  EXPECT_TRUE(pairs_so_far(steps, "c11", "c8", id).empty()) << "another base";
+  EXPECT_TRUE(pairs_so_far(steps, "c11", "good", "copy/cpu/n=1048576").empty()) << "another case";
+}
+
 TEST_F(BisectLogTest, AnotherBisectStartsAfresh) {
   const auto file = dir_ / "bisect.log";
   BisectLog(file, {"copy/cpu/n=1048576", "good", "bad"}).append(logged_step("bad", StepOutcome::slower, 1.3));

@@ -29,6 +29,7 @@
 #include "judge/bisect_outcome.h"
 #include "judge/history_analysis.h"
 #include "judge/pair_spread.h"
+#include "judge/step_allowance.h"
 #include "notify/bisect_alert.h"
 #include "notify/config.h"
 #include "notify/webhook_sender.h"
@@ -157,17 +158,26 @@ CaseStep from_result(const CaseResult& r) {
 
 // --pairs K: K fresh pairs, each measured to its stopping rule and unconfirmed, pooled with the
 // pairs of this step's earlier (inconclusive) measurements and judged on the spread between
-// them (judge/pair_spread.h).
+// them (judge/pair_spread.h), under the thresholds of the machine the pairs ran on. A first pair
+// that cannot measure the case (a build without it, a failure) decides the step as one pair
+// would; a later one that fails is left out and counted.
 CaseStep measure_pairs(Gate& gate, const CaseSpec& spec, std::vector<double> pairs, int more,
-                       double significance, std::uint64_t seed) {
+                       const ThresholdSet& thresholds, std::uint64_t seed) {
   CaseStep c;
-  double allowed_pct = 0;
+  double allowed_pct = 0, significance = 0;
+  int failed = 0, throttled = 0;
   for (int i = 0; i < more; ++i) {
-    const CaseResult r = gate.measure_once(spec, seed + 7919 * pairs.size());
-    if (!r.ab || r.ab->median_ratio <= 0) return from_result(r);  // skipped or failed: as one pair would say
+    const CaseResult r = gate.measure_once(spec, seed + 7919 * (pairs.size() + failed));
+    if (!r.ab || r.ab->median_ratio <= 0) {
+      if (pairs.empty()) return from_result(r);
+      ++failed;
+      continue;
+    }
     pairs.push_back(r.ab->median_ratio);
     c.rounds += r.ab->rounds;
+    throttled += r.throttled_samples;
     allowed_pct = r.ab->max_regression_pct;
+    significance = thresholds.resolve(spec.id, r.ab->head.fingerprint.machine_id).significance;
   }
   const PairsJudgement j = judge_pairs(pairs, allowed_pct, significance);
   c.outcome = outcome_of(j.verdict);
@@ -175,9 +185,12 @@ CaseStep measure_pairs(Gate& gate, const CaseSpec& spec, std::vector<double> pai
   c.low = j.interval.low;
   c.high = j.interval.high;
   const auto pct = [](double ratio) { return fmt::format("{:+.2f}%", (ratio - 1) * 100); };
-  c.message = fmt::format("{} over {} pairs (interval {} to {}), allowed {:g}%: {}", pct(j.ratio), j.pairs,
+  c.message = fmt::format("{} over {} pairs (interval {} to {}), allowed {:.3g}%: {}", pct(j.ratio), j.pairs,
                           pct(j.interval.low), std::isfinite(j.interval.high) ? pct(j.interval.high) : "inf",
                           allowed_pct, to_string(c.outcome));
+  if (failed) c.message += fmt::format("; {} pair{} failed and left out", failed, failed > 1 ? "s" : "");
+  if (throttled)
+    c.message += fmt::format("; {} samples dropped: taken while the GPU was throttled", throttled);
   c.pairs = std::move(pairs);
   return c;
 }
@@ -187,12 +200,11 @@ CaseStep measure_pairs(Gate& gate, const CaseSpec& spec, std::vector<double> pai
 // several fresh pairs judged together (measure_pairs), `earlier` holding what this step's
 // earlier measurements gave.
 void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const AbSettings& settings,
-                  const ThresholdSet& thresholds, const std::string& machine, const BisectFlags& flags,
-                  const std::vector<BisectStep>& earlier) {
-  const CommonOptions& common = flags.common;
+                  const ThresholdSet& thresholds, const StepAllowance& judging,
+                  const CommonOptions& common, const std::vector<BisectStep>& earlier) {
   std::optional<AbAllowance> allowance;
-  if (flags.allowed_pct)
-    allowance = AbAllowance{*flags.allowed_pct, "--allowed", fmt::format("--allowed {:g}%", *flags.allowed_pct)};
+  if (judging.allowed_pct)
+    allowance = AbAllowance{*judging.allowed_pct, "--allowed", fmt::format("--allowed {:.3g}%", *judging.allowed_pct)};
   const auto start = Clock::now();
   bool first = true;
   for (const CaseSpec& spec : specs) {
@@ -201,14 +213,9 @@ void measure_step(BisectStep& step, const std::vector<CaseSpec>& specs, const Ab
         allowance);
     Gate gate(source, common.input_seed());
     CaseStep c;
-    if (flags.pairs > 1) {
-      std::vector<double> pooled;
-      for (const BisectStep& e : earlier)
-        if (e.head == step.head && e.base == step.base)
-          if (const auto it = e.pairs.find(spec.id); it != e.pairs.end())
-            pooled.insert(pooled.end(), it->second.begin(), it->second.end());
-      c = measure_pairs(gate, spec, std::move(pooled), flags.pairs,
-                        thresholds.resolve(spec.id, machine).significance, common.input_seed());
+    if (judging.pairs > 1) {
+      c = measure_pairs(gate, spec, pairs_so_far(earlier, step.head, step.base, spec.id), judging.pairs,
+                        thresholds, common.input_seed());
     } else {
       c = from_result(gate.run(spec));
     }
@@ -318,6 +325,11 @@ int bisect_main(const BisectFlags& flags) {
     say_bisect(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
 
   const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+  const StepAllowance judging = step_allowance(
+      flags.allowed_pct, flags.pairs,
+      target.expected ? std::optional<double>(target.expected->change_pct) : std::nullopt,
+      thresholds.resolve(specs.front().id, machine).ab_max_regression_pct);
+  if (!judging.why.empty()) say_bisect("each step judged under " + judging.why);
   CommitBuilds builds(git, work, {flags.configure, flags.build, flags.binary},
                       fs::read_symlink("/proc/self/exe").filename().string());
   while (const auto probe = bisection.next()) {
@@ -331,7 +343,7 @@ int bisect_main(const BisectFlags& flags) {
     } else if (!head.binary) {
       step.message = head.failure;
     } else {
-      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, machine, flags,
+      measure_step(step, specs, {*base.binary, flags.common.device, *head.binary}, thresholds, judging, flags.common,
                    progress.steps);
     }
     log.append(step);

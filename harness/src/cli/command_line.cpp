@@ -458,14 +458,15 @@ void add_bisect_command(CLI::App& app, Context& context) {
   bisect
       ->add_option("--pairs", flags->pairs,
                    "Fresh A/B pairs per step, judged on the spread between them and pooled when a step is "
-                   "measured again (1: one pair, confirmed by a fresh one); more where pairs carry biases "
-                   "of their own larger than the step sought (docs/history.md)")
-      ->capture_default_str()
+                   "measured again (default 1: one pair, confirmed by a fresh one; 10 with --change-point "
+                   "where half its step is finer than ab_max_regression_pct); more where pairs carry "
+                   "biases of their own as large as the step sought (docs/history.md)")
       ->check(CLI::Range(1, 100));
   bisect
       ->add_option("--allowed", flags->allowed_pct,
                    "The change a step tolerates before a commit counts as slower, % (default: the thresholds' "
-                   "ab_max_regression_pct); finer on a GPU whose A/A pairs agree closer (docs/history.md)")
+                   "ab_max_regression_pct, or half a --change-point's step where that is finer); finer on a GPU "
+                   "whose A/A pairs agree closer (docs/history.md)")
       ->check(CLI::PositiveNumber);
   bisect->add_option(
       "--work-dir", flags->work_dir,

@@ -135,8 +135,10 @@ struct BisectFlags {
   std::vector<std::string> unrelated = {"*.md", "docs/*"};
   int max_builds = 12;
   int remeasure = 2;
-  int pairs = 1;  // fresh A/B pairs per step; more than one: judged on the spread between them
-  std::optional<double> allowed_pct;  // the change a step tolerates; default ab_max_regression_pct
+  // Fresh A/B pairs per step (more than one: judged on the spread between them) and the change a
+  // step tolerates; unset: 1 and ab_max_regression_pct, or from a change point (judge/step_allowance.h).
+  std::optional<int> pairs;
+  std::optional<double> allowed_pct;
   std::string work_dir;  // default: under the cache folder, one per repository, cases and range
   bool notify = false;
 };

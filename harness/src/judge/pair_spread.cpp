@@ -1,5 +1,6 @@
 #include "judge/pair_spread.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -25,8 +26,9 @@ PairsJudgement judge_pairs(std::span<const double> pair_ratios, double allowed_p
   for (double x : logs) squares += (x - mean) * (x - mean);
   const double n = static_cast<double>(logs.size());
   const double standard_error = std::sqrt(squares / (n - 1) / n);
-  // One-sided at `significance` each way: the two-sided quantile at twice it.
-  const double t = student_t_quantile(2 * significance, n - 1);
+  // One-sided at `significance` each way: the two-sided quantile at twice it (below 1: a
+  // significance of a half or more would leave no interval).
+  const double t = student_t_quantile(std::min(2 * significance, 0.999), n - 1);
   j.interval = {std::exp(mean - t * standard_error), std::exp(mean + t * standard_error)};
   const double limit = 1 + allowed_pct / 100;
   if (j.interval.low > limit)

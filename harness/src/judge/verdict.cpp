@@ -321,6 +321,7 @@ Verdict combine(const std::vector<Judgement>& judgements) {
 bool only_named(const std::vector<Judgement>& judgements, double significance) {
   bool named = false;
   for (const Judgement& j : judgements) {
+    if (j.floor != 0) return false;  // more samples could still cross an absolute floor
     if (j.verdict != Verdict::inconclusive) continue;
     const bool elsewhere = j.threshold_source == "one period" || j.threshold_source == "another host" ||
                            j.threshold_source == "another device";

@@ -75,6 +75,14 @@ StepOutcome step_outcome_from_string(const std::string& text) {
   throw Error("unknown bisect step outcome '" + text + "' (slower, not slower, inconclusive, skipped)");
 }
 
+std::vector<double> pairs_so_far(const std::vector<BisectStep>& steps, const std::string& head,
+                                 const std::string& base, const std::string& case_id) {
+  for (auto s = steps.rbegin(); s != steps.rend(); ++s)
+    if (s->head == head && s->base == base)
+      if (const auto it = s->pairs.find(case_id); it != s->pairs.end()) return it->second;
+  return {};
+}
+
 BisectLog::BisectLog(std::filesystem::path file, const BisectKey& key) : file_(std::move(file)) {
   bool same = false;
   for_each_json_line(file_, "bisect log entry", [&](const json& j, int line) {

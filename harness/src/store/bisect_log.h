@@ -30,6 +30,11 @@ struct BisectStep {
   double measure_s = 0;
 };
 
+// The pairs a case's earlier measurements of the step `head` against `base` gave: each
+// measurement keeps every pair so far, so the latest holds them all (empty: none yet).
+std::vector<double> pairs_so_far(const std::vector<BisectStep>& steps, const std::string& head,
+                                 const std::string& base, const std::string& case_id);
+
 // What a log is of: a log of another bisect is never replayed into this one.
 struct BisectKey {
   std::string case_id;
