@@ -68,6 +68,20 @@ TEST(BisectReport, NamesTheFirstBadCommitWithItsChange) {
   EXPECT_EQ(bisect_doc["unrelated_commits"].size(), 1u);
 }
 
+TEST(BisectReport, ASubPercentStepOfSeveralPairsKeepsItsHundredths) {
+  BisectOutcome o = planted_outcome();
+  BisectStep& found = o.culprits[0].step;
+  found.ratio = 1.0034;
+  found.low = 1.0022;
+  found.high = 1.0046;
+  found.pairs["spin/cpu/n=1048576"] = std::vector<double>(20, 1.0034);
+  const std::string text = render_bisect_conclusion(o);
+  EXPECT_NE(text.find("+0.34% (interval +0.22% to +0.46%), A/B over 20 pairs (20 rounds)"), std::string::npos)
+      << text;
+  EXPECT_NE(render_bisect_step_line(o, found).find("over 20 pairs"), std::string::npos);
+  EXPECT_EQ(bisect_json(o)["culprits"][0]["step"]["pairs"]["spin/cpu/n=1048576"].size(), 20u);
+}
+
 TEST(BisectReport, CommitsLeftOpenBySkippedOnesAreNamed) {
   BisectOutcome o = planted_outcome();
   o.culprits[0].candidates = {2, 3};

@@ -29,17 +29,22 @@ std::string ratio_text(const BisectStep& s) {
                      std::isfinite(s.high) ? fmt::format("{:.3f}", s.high) : "inf");
 }
 
-// A sub-percent step (a GPU's) keeps its hundredths.
-std::string pct_text(double ratio) {
-  const double pct = change_pct(ratio);
-  return std::fabs(pct) < 1 ? fmt::format("{:+.2f}%", pct) : fmt::format("{:+.1f}%", pct);
-}
-
-std::string change_text(const BisectStep& s) {
+// The most pairs any case of the step was judged on (0: one pair, as `check --base`).
+std::size_t pairs_of(const BisectStep& s) {
   std::size_t pairs = 0;
   for (const auto& [id, ratios] : s.pairs) pairs = std::max(pairs, ratios.size());
-  return fmt::format("{} (interval {} to {}), A/B over {}", pct_text(s.ratio), pct_text(s.low),
-                     std::isfinite(s.high) ? pct_text(s.high) : "inf",
+  return pairs;
+}
+
+// One precision for the change and its interval: hundredths where the step is sub-percent (a GPU's).
+std::string change_text(const BisectStep& s) {
+  const bool fine = std::fabs(change_pct(s.ratio)) < 1;
+  const auto pct = [fine](double ratio) {
+    return fine ? fmt::format("{:+.2f}%", change_pct(ratio)) : fmt::format("{:+.1f}%", change_pct(ratio));
+  };
+  const std::size_t pairs = pairs_of(s);
+  return fmt::format("{} (interval {} to {}), A/B over {}", pct(s.ratio), pct(s.low),
+                     std::isfinite(s.high) ? pct(s.high) : "inf",
                      pairs ? fmt::format("{} pairs ({} rounds)", pairs, s.rounds) : fmt::format("{} rounds", s.rounds));
 }
 
@@ -49,6 +54,8 @@ std::string render_bisect_step_line(const BisectOutcome& o, const BisectStep& s)
   std::string line = fmt::format("{} {} against {}: {}", short_sha(s.head), subject_of(o, s.head),
                                  short_sha(s.base), to_string(s.outcome));
   if (s.ratio > 0) line += " " + ratio_text(s);
+  if (const std::size_t pairs = pairs_of(s); pairs && s.ratio > 0)
+    line += fmt::format(" over {} pairs", pairs);
   if (s.outcome == StepOutcome::skipped) line += ": " + s.message;
   return line + fmt::format(" (build {:.0f} s, measure {:.0f} s)", s.build_s, s.measure_s);
 }
