@@ -179,6 +179,12 @@ CaseStep measure_pairs(Gate& gate, const CaseSpec& spec, std::vector<double> pai
     allowed_pct = r.ab->max_regression_pct;
     significance = thresholds.resolve(spec.id, r.ab->head.fingerprint.machine_id).significance;
   }
+  if (failed == more) {  // every new pair failed: nothing to judge the pooled ones under
+    c.outcome = StepOutcome::inconclusive;
+    c.message = fmt::format("all {} new pairs failed; measured again within --remeasure", more);
+    c.pairs = std::move(pairs);
+    return c;
+  }
   const PairsJudgement j = judge_pairs(pairs, allowed_pct, significance);
   c.outcome = outcome_of(j.verdict);
   c.ratio = j.ratio;
