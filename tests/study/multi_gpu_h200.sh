@@ -10,7 +10,7 @@
 #
 #   tests/study/multi_gpu_h200.sh OUTDIR SECONDS STEP...
 #   STEP: propose | propose-if-new | ctest-aa N | aa N | aa1 N | slowed N | slowed1 N | aacopy1 N |
-#         ab-aa N | ab-slowed N | bisect POSITION | slowed-by PCT N | history
+#         ab-aa N | ab-slowed N | bisect POSITION | bisect-cp POSITION COMMITS | slowed-by PCT N | history
 # aa1: whole-suite A/A `run`s on GPU 0 alone, each appended to the history hist-aa1. With one GPU
 # (GPUS=1) the history's two series run one after the other on GPU 0. BASELINES: a folder of
 # approved baselines from an earlier call (the propose step saves them as OUTDIR/baselines).
@@ -25,6 +25,9 @@
 # to the build doing 1% more work; `perfgate bisect` over it, its build step copying the binary
 # the commit names (the builds were made elsewhere and carried, as a CI's artifacts are);
 # ALLOWED, PAIRS: its --allowed and --pairs. POSITION 0 plants nothing (a range with no slowdown).
+# bisect-cp POSITION COMMITS: the same over COMMITS commits, found the way CI finds it: a history
+# of 5 copy runs at the base (the normal build) and 5 at the tip (the slowed one), its change
+# point, and `bisect --change-point ID --history DIR` with no --allowed or --pairs.
 # Expects build/perfgate (and build/CTestTestfile.cmake, build/perfgate_perf_include.cmake for
 # ctest-aa) configured at /work/main, slowed builds at slow/<pct>/perfgate built from
 # /tmp/slow<pct>/src (tests/study/build_slowed.sh copy/vulkan <pct> /tmp/slow<pct>), and
@@ -71,6 +74,24 @@ for case in run.get("cases", []):
 json.dump(run, open(path, "w"))
 PY
   build/perfgate report "$history/$name.json" --history "$history" --append-history > /dev/null 2>&1
+}
+
+# A scratch repository of COMMITS commits after a base, the one at POSITION (0: none) switching to
+# the build doing 1% more work; prints its path and saves the planted commit's sha.
+planted_repo() {
+  local position=$1 commits=$2 repo=/tmp/bisect-repo-$1 message
+  rm -rf "$repo" "/tmp/bisect-work-$position" "/tmp/bisect-cp-work-$position" && mkdir -p "$repo"
+  git -C "$repo" init -q && git -C "$repo" config user.email study@example.com && git -C "$repo" config user.name study
+  echo build/perfgate > "$repo/binary.txt" && echo 0 > "$repo/commit.txt"
+  git -C "$repo" add . && git -C "$repo" commit -qm "base"
+  for i in $(seq 1 "$commits"); do
+    echo "$i" > "$repo/commit.txt"
+    message="commit $i"
+    if [ "$i" = "$position" ]; then echo slow/1/perfgate > "$repo/binary.txt"; message="commit $i: copy does 1% more work"; fi
+    git -C "$repo" commit -qam "$message"
+    [ "$i" = "$position" ] && git -C "$repo" rev-parse HEAD > "$out/bisect-$position-planted.txt"
+  done
+  echo "$repo"
 }
 
 # N checks of copy n=2^25 on GPU 0 by BINARY, saved as NAME-<i>, with any further arguments.
@@ -125,24 +146,35 @@ while [ $# -gt 0 ]; do
     bisect)
       position=$1
       shift
-      repo=/tmp/bisect-repo-$position
-      rm -rf "$repo" "/tmp/bisect-work-$position" && mkdir -p "$repo"
-      git -C "$repo" init -q && git -C "$repo" config user.email study@example.com && git -C "$repo" config user.name study
-      echo build/perfgate > "$repo/binary.txt" && echo 0 > "$repo/commit.txt"
-      git -C "$repo" add . && git -C "$repo" commit -qm "base"
-      base=$(git -C "$repo" rev-parse HEAD)
-      for i in $(seq 1 16); do
-        echo "$i" > "$repo/commit.txt"
-        message="commit $i"
-        if [ "$i" = "$position" ]; then echo slow/1/perfgate > "$repo/binary.txt"; message="commit $i: copy does 1% more work"; fi
-        git -C "$repo" commit -qam "$message"
-        [ "$i" = "$position" ] && git -C "$repo" rev-parse HEAD > "$out/bisect-$position-planted.txt"
-      done
+      repo=$(planted_repo "$position" 16)
       t0=$(date +%s)
-      build/perfgate bisect "$dram" --device 0 --source "$repo" --good "$base" --bad HEAD --unrelated '' \
-        --configure '' --build "cp \"$root/\$(cat {source}/binary.txt)\" {build}/perfgate" --binary '{build}/perfgate' \
-        ${ALLOWED:+--allowed "$ALLOWED"} ${PAIRS:+--pairs "$PAIRS"} --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
+      build/perfgate bisect "$dram" --device 0 --source "$repo" --good "$(git -C "$repo" rev-list --max-parents=0 HEAD)" \
+        --bad HEAD --unrelated '' --configure '' --build "cp \"$root/\$(cat {source}/binary.txt)\" {build}/perfgate" \
+        --binary '{build}/perfgate' ${ALLOWED:+--allowed "$ALLOWED"} ${PAIRS:+--pairs "$PAIRS"} \
+        --work-dir "/tmp/bisect-work-$position" --json "$out/bisect-$position.json" > "$out/bisect-$position.txt" 2>&1
       log "bisect $position: exit $? in $(($(date +%s) - t0)) s"
+      ;;
+    bisect-cp)
+      position=$1 commits=$2
+      shift 2
+      repo=$(planted_repo "$position" "$commits")
+      hist="$out/hist-cp-$position"
+      mkdir -p "$hist"
+      t0=$(date +%s)
+      for i in 1 2 3 4 5; do
+        PERFGATE_COMMIT=$(git -C "$repo" rev-list --max-parents=0 HEAD) history_run build/perfgate 0 "$hist" "good-$i"
+      done
+      for i in 1 2 3 4 5; do
+        PERFGATE_COMMIT=$(git -C "$repo" rev-parse HEAD) history_run slow/1/perfgate 0 "$hist" "bad-$i"
+      done
+      build/perfgate history "$dram" --history "$hist" --changes > "$out/bisect-cp-$position-history.txt" 2>&1
+      cp_id=$(grep -o 'cp-[0-9a-f]\{12\}' "$out/bisect-cp-$position-history.txt" | head -1)
+      log "bisect-cp $position: history of 10 runs in $(($(date +%s) - t0)) s, change point '${cp_id}'"
+      t0=$(date +%s)
+      build/perfgate bisect --change-point "$cp_id" --history "$hist" --device 0 --source "$repo" --unrelated '' \
+        --configure '' --build "cp \"$root/\$(cat {source}/binary.txt)\" {build}/perfgate" --binary '{build}/perfgate' \
+        --work-dir "/tmp/bisect-cp-work-$position" --json "$out/bisect-cp-$position.json" > "$out/bisect-cp-$position.txt" 2>&1
+      log "bisect-cp $position: exit $? in $(($(date +%s) - t0)) s"
       ;;
     ctest-aa)
       n=$1
