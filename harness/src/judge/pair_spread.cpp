@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stats/student_t.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 
@@ -17,15 +18,12 @@ PairsJudgement judge_pairs(std::span<const double> pair_ratios, double allowed_p
   j.pairs = static_cast<int>(logs.size());
   j.interval = {0, std::numeric_limits<double>::infinity()};
   if (logs.empty()) return j;
-  double mean = 0;
-  for (double x : logs) mean += x;
-  mean /= static_cast<double>(logs.size());
+  const Summary summary = summarize(logs);
+  const double mean = summary.mean;
   j.ratio = std::exp(mean);
   if (logs.size() < 2) return j;
-  double squares = 0;
-  for (double x : logs) squares += (x - mean) * (x - mean);
   const double n = static_cast<double>(logs.size());
-  const double standard_error = std::sqrt(squares / (n - 1) / n);
+  const double standard_error = summary.stddev / std::sqrt(n);
   // One-sided at `significance` each way: the two-sided quantile at twice it (below 1: a
   // significance of a half or more would leave no interval).
   const double t = student_t_quantile(std::min(2 * significance, 0.999), n - 1);
