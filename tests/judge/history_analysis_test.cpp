@@ -105,5 +105,114 @@ TEST(HistoryAnalysis, AcknowledgementsAndAlertsAreLogged) {
   std::filesystem::remove_all(dir);
 }
 
+// A GPU case's runs: `levels[i]` on device `devices[i]` (one host), x seeded noise of 0.02%, as
+// one H200's DRAM copy repeats; the kernel source and driver the same throughout.
+std::vector<HistoryPoint> gpu_runs(const std::vector<std::string>& devices, const std::vector<double>& levels,
+                                   unsigned seed = 3) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0, 0.0002);
+  std::vector<HistoryPoint> points;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    HistoryPoint p;
+    p.machine_id = "gpu-test";
+    p.case_id = "copy/vulkan/n=33554432";
+    p.run_id = "run-" + std::to_string(i);
+    p.commit = "commit" + std::to_string(i);
+    p.device_uuid = devices[i];
+    p.host_id = "host";
+    p.source_hash = "sha256:one";
+    p.driver = "1.0";
+    p.medians["latency_ns"] = 1e5 * levels[i] * std::exp(noise(random));
+    points.push_back(p);
+  }
+  return points;
+}
+
+ThresholdSet series_thresholds() { return ThresholdSet::from_yaml_text("defaults: {}\n", "t.yaml"); }
+
+// `count` runs on `device` at `level`, appended.
+void add_runs(std::vector<std::string>& devices, std::vector<double>& levels, const std::string& device,
+              double level, int count) {
+  devices.insert(devices.end(), count, device);
+  levels.insert(levels.end(), count, level);
+}
+
+TEST(HistoryAnalysis, AStepWhereTheRunsMoveToAnotherGpuIsNamedUntilThreeGpusWeighIt) {
+  std::vector<std::string> devices;
+  std::vector<double> levels;
+  add_runs(devices, levels, "gpu-a", 1.0, 20);
+  add_runs(devices, levels, "gpu-b", 1.003, 20);  // another GPU of the model: +0.3%, 15 sigma
+  const auto h = analyse_history(gpu_runs(devices, levels), series_thresholds(), nullptr, {});
+  ASSERT_EQ(h.size(), 1u);
+  ASSERT_EQ(h[0].changes.size(), 1u);
+  const HistoryChange& c = h[0].changes[0];
+  EXPECT_EQ(c.run_index, 20);
+  EXPECT_TRUE(c.regression);
+  EXPECT_EQ(c.moved, "device");
+  EXPECT_NE(c.not_gated.find("too few"), std::string::npos) << c.not_gated;
+  EXPECT_TRUE(h[0].open_regressions().empty());
+  EXPECT_TRUE(h[0].drift.exceeded);
+  EXPECT_FALSE(h[0].drift_fails()) << h[0].drift_not_gated;
+}
+
+TEST(HistoryAnalysis, OnThreeGpusAStepPastTheirSpreadIsGatedAndOneWithinIsNot) {
+  for (const double step : {1.05, 1.002}) {
+    std::vector<std::string> devices;
+    std::vector<double> levels;
+    add_runs(devices, levels, "gpu-a", 1.0, 10);
+    add_runs(devices, levels, "gpu-b", 1.0005, 10);  // the model's GPUs 0.05% apart
+    add_runs(devices, levels, "gpu-c", 0.9995, 10);
+    add_runs(devices, levels, "gpu-d", step, 10);
+    const auto h = analyse_history(gpu_runs(devices, levels), series_thresholds(), nullptr, {});
+    ASSERT_FALSE(h[0].changes.empty()) << step;
+    const HistoryChange& c = h[0].changes.back();
+    EXPECT_EQ(c.run_index, 30) << step;
+    EXPECT_EQ(c.moved, "device");
+    if (step > 1.01) {
+      EXPECT_TRUE(c.not_gated.empty()) << c.not_gated;  // +5% is past 4 x the bound of a 0.05% spread
+      EXPECT_EQ(h[0].open_regressions().size(), 1u);
+    } else {
+      EXPECT_NE(c.not_gated.find("within"), std::string::npos) << c.not_gated;
+      EXPECT_TRUE(h[0].open_regressions().empty());
+    }
+  }
+}
+
+TEST(HistoryAnalysis, AStepOnOneGpuRunsAfterAMoveIsGated) {
+  std::vector<std::string> devices;
+  std::vector<double> levels;
+  add_runs(devices, levels, "gpu-a", 1.0, 15);
+  add_runs(devices, levels, "gpu-b", 1.0, 15);  // the move itself steps nothing
+  add_runs(devices, levels, "gpu-b", 1.004, 15);  // a +0.4% slowdown on the same GPU
+  const auto h = analyse_history(gpu_runs(devices, levels), series_thresholds(), nullptr, {});
+  ASSERT_EQ(h[0].changes.size(), 1u);
+  EXPECT_EQ(h[0].changes[0].run_index, 30);
+  EXPECT_EQ(h[0].changes[0].moved, "");
+  EXPECT_EQ(h[0].open_regressions().size(), 1u);
+}
+
+TEST(HistoryAnalysis, OnAHostOfTwoGpusTakingTurnsAStepIsGated) {
+  std::vector<std::string> devices;
+  std::vector<double> levels;
+  for (int i = 0; i < 40; ++i) add_runs(devices, levels, i % 2 ? "gpu-1" : "gpu-0", i < 25 ? 1.0 : 1.004, 1);
+  const auto h = analyse_history(gpu_runs(devices, levels), series_thresholds(), nullptr, {});
+  ASSERT_EQ(h[0].changes.size(), 1u);
+  EXPECT_EQ(h[0].changes[0].run_index, 25);
+  EXPECT_EQ(h[0].changes[0].moved, "");  // both GPUs measured before: neither is another
+  EXPECT_EQ(h[0].open_regressions().size(), 1u);
+}
+
+TEST(HistoryAnalysis, OnACpuAStepWhereTheRunsMoveToAnotherHostIsNamed) {
+  auto points = series(40, -1, 0);
+  for (int i = 0; i < 40; ++i) {
+    points[i].host_id = i < 30 ? "vm-1" : "vm-2";
+    if (i >= 30) points[i].medians["relative_latency"] *= 1.2;  // the next VM 20% slower
+  }
+  const auto h = analyse_history(points, thresholds(), nullptr, {});
+  ASSERT_EQ(h[0].changes.size(), 1u);
+  EXPECT_EQ(h[0].changes[0].moved, "host");
+  EXPECT_TRUE(h[0].open_regressions().empty());
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -5,14 +5,16 @@
 #include <cmath>
 #include <random>
 
+#include "judge/history_gate.h"
 #include "report/html_plots.h"
 #include "report/report_fixture.h"
 
 namespace perfgate {
 namespace {
 
-// The history of the fixture's copy case: 40 runs, 12% slower from run 30 on.
-std::vector<CaseHistory> judged(const RunResult& run) {
+// The history of the fixture's copy case: 40 runs, 12% slower from run 30 on; where
+// `moved_at_step`, runs 30 on were measured on another host.
+std::vector<CaseHistory> judged(const RunResult& run, bool moved_at_step = false) {
   std::mt19937_64 random(3);
   std::normal_distribution<double> noise(0, 0.01);
   std::vector<HistoryPoint> points;
@@ -24,6 +26,7 @@ std::vector<CaseHistory> judged(const RunResult& run) {
     p.commit = "commit" + std::to_string(i);
     p.started_at = "2026-11-25T" + std::to_string(10 + i / 60) + ":" + std::to_string(10 + i % 40) + ":00Z";
     p.medians["latency_ns"] = 800000 * (i >= 30 ? 1.12 : 1.0) * std::exp(noise(random));
+    p.host_id = moved_at_step && i >= 30 ? "host-2" : "host-1";
     points.push_back(p);
   }
   return analyse_history(points, ThresholdSet::from_yaml_text("defaults: {}\n", "t.yaml"), nullptr, {});
@@ -47,6 +50,23 @@ TEST(HistoryChanges, TableJsonAndMarkdownNameTheChangePoint) {
   EXPECT_EQ(markdown.rfind("## History", 0), 0u);
   EXPECT_NE(markdown.find(id), std::string::npos);
   EXPECT_EQ(render_history_markdown({}), "");
+}
+
+TEST(HistoryChanges, AStepWhereTheRunsMovedIsNamedNotGatedAndSaysWhy) {
+  const auto histories = judged(test::mixed_run(), true);
+  ASSERT_EQ(histories[0].changes.size(), 1u);
+  const std::string table = render_changes_table(histories);
+  EXPECT_NE(table.find("regression (another host)"), std::string::npos) << table;
+  EXPECT_NE(table.find("not gated: runs on another host after it, and the 1 host before it are too few"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("OPEN"), std::string::npos) << table;
+  EXPECT_NE(table.find("drift not gated"), std::string::npos) << table;
+  const auto doc = changes_json(histories);
+  EXPECT_EQ(doc["cases"][0]["changes"][0]["moved"], "host");
+  const HistoryGateVerdict gate = judge_history_gate(histories, "perfgate history ack");
+  EXPECT_TRUE(gate.passes());
+  EXPECT_NE(gate.lines.back().find("2 across devices or hosts not gated"), std::string::npos) << gate.lines.back();
 }
 
 TEST(HistoryChanges, TheTrendPlotMarksSegmentsAndChangePoints) {

@@ -4,6 +4,10 @@
 // (stats/change_points.h) under the case's `history` thresholds, each change point located by
 // run and commit range, and the newest segment's drift from the best segment and from the
 // approved baseline. What `perfgate history --changes/--gate`, the reports and the alerts show.
+// A step where the runs moved to another GPU (or, on a CPU, another host) with the kernel source
+// and driver unchanged is the instrument's as likely as the code's: it is judged against the
+// spread the history has shown between its devices (three or more), else named and not gated,
+// as a check against another device's baseline is (judge/judge_case.h).
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -28,6 +32,10 @@ struct HistoryChange {
   std::string started_after;  // when the first run after the step started
   std::string boundary;       // "kernel source", "driver", "kernel source and driver" or ""
   bool regression = false;    // worse by the metric's direction
+  std::string moved;          // "device" or "host": the runs either side were measured on other ones
+  // Why a regression is not gated (a step across devices within their spread, or one the history
+  // cannot yet weigh): empty when it is judged as any step is.
+  std::string not_gated;
   std::optional<Acknowledgement> acknowledged;
   std::optional<Bisected> bisected;  // where `perfgate bisect --change-point` found the step
 };
@@ -48,10 +56,11 @@ struct CaseHistory {
   double baseline_median = 0;  // of the approved baseline's per-run medians; 0 = none
   std::string drift_id;        // "drift-" + 12 hex digits of machine, case and newest segment start
   std::optional<Acknowledgement> drift_acknowledged;
+  std::string drift_not_gated;  // the newest and best segments measured on other devices: why
 
-  // A regression change point nobody acknowledged: what the gate fails on and alerts about.
+  // A gated regression change point nobody acknowledged: what the gate fails on and alerts about.
   std::vector<const HistoryChange*> open_regressions() const;
-  bool drift_fails() const { return drift.exceeded && !drift_acknowledged; }
+  bool drift_fails() const { return drift.exceeded && drift_not_gated.empty() && !drift_acknowledged; }
 };
 
 // Every (machine, case) of `points`, ordered by case then machine. `baselines` may be null (no

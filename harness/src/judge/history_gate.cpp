@@ -6,7 +6,10 @@ namespace perfgate {
 
 HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories, const std::string& ack_command) {
   HistoryGateVerdict v;
+  int not_gated = 0;  // steps and drifts across devices the history cannot tell from them
   for (const CaseHistory& h : histories) {
+    for (const HistoryChange& c : h.changes) not_gated += !c.not_gated.empty() && !c.acknowledged;
+    not_gated += h.drift.exceeded && !h.drift_not_gated.empty() && !h.drift_acknowledged;
     for (const HistoryChange* c : h.open_regressions()) {
       ++v.open_regressions;
       v.lines.push_back(fmt::format("FAIL {} on {}: regression change point {} at run {} ({}..{}), {:+.1f}%",
@@ -22,14 +25,17 @@ HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories,
           h.settings.drift_max_pct));
     }
   }
+  const std::string across =
+      not_gated ? fmt::format(" ({} across devices or hosts not gated: `history --changes` says why)", not_gated)
+                : "";
   if (v.passes())
-    v.lines.push_back(
-        fmt::format("gate passes: {} cases, no open regression change point, no drift", histories.size()));
+    v.lines.push_back(fmt::format("gate passes: {} cases, no open regression change point, no drift{}",
+                                  histories.size(), across));
   else
     v.lines.push_back(fmt::format(
-        "gate fails: {} open regression change point(s), {} drifting case(s); accept a wanted one "
+        "gate fails: {} open regression change point(s), {} drifting case(s){}; accept a wanted one "
         "with `{}`",
-        v.open_regressions, v.drifting, ack_command));
+        v.open_regressions, v.drifting, across, ack_command));
   return v;
 }
 

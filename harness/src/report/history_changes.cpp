@@ -16,11 +16,15 @@ std::string commit_range(const HistoryChange& c) {
 std::string kind(const HistoryChange& c) {
   std::string k = c.regression ? "regression" : "improvement";
   if (!c.boundary.empty()) k += " (new " + c.boundary + ")";
+  if (!c.moved.empty()) k += " (another " + c.moved + ")";
   return k;
 }
 
 std::string status(const HistoryChange& c) {
-  std::string s = c.acknowledged ? "acknowledged by " + c.acknowledged->by : c.regression ? "OPEN" : "";
+  std::string s = c.acknowledged           ? "acknowledged by " + c.acknowledged->by
+                  : !c.not_gated.empty() ? "not gated: " + c.not_gated
+                  : c.regression         ? "OPEN"
+                                         : "";
   if (c.bisected) s += (s.empty() ? "" : ", ") + bisected_text(*c.bisected);
   return s;
 }
@@ -30,7 +34,9 @@ std::string drift_line(const CaseHistory& h) {
   if (h.baseline_median > 0) line += fmt::format(", {:+.1f}% vs the baseline", h.drift.vs_reference_pct);
   line += fmt::format(" (drift allowed {:.2g}%, the series' noise {:.2g}%)", h.settings.drift_max_pct,
                       h.settings.noise_pct);
-  if (h.drift.exceeded)
+  if (h.drift.exceeded && !h.drift_not_gated.empty() && !h.drift_acknowledged)
+    line += " drift not gated: " + h.drift_not_gated;
+  else if (h.drift.exceeded)
     line +=
         h.drift_acknowledged ? " DRIFT, acknowledged by " + h.drift_acknowledged->by : " DRIFT " + h.drift_id;
   return line;
