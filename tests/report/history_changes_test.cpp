@@ -57,7 +57,7 @@ TEST(HistoryChanges, AStepWhereTheRunsMovedIsNamedNotGatedAndSaysWhy) {
   ASSERT_EQ(histories[0].changes.size(), 1u);
   const std::string table = render_changes_table(histories);
   EXPECT_NE(table.find("regression (another host)"), std::string::npos) << table;
-  EXPECT_NE(table.find("not gated: runs on another host after it, and the 1 host before it are too few"),
+  EXPECT_NE(table.find("not gated: runs on another host after it, and the runs before it name 1 host"),
             std::string::npos)
       << table;
   EXPECT_EQ(table.find("OPEN"), std::string::npos) << table;

@@ -111,8 +111,8 @@ std::string across_not_gated(const CaseHistory& h, int index, const std::string&
   const std::optional<DeviceSpread> between =
       spread_between(before, gpus ? "devices of the runs before it" : "hosts of the runs before it");
   if (!between)
-    return fmt::format("runs on another {0} after it, and the {1} {0}{2} before it are too few to weigh a step "
-                       "between {0}s (it needs runs on {3})",
+    return fmt::format("runs on another {0} after it, and the runs before it name {1} {0}{2}: a step between "
+                       "{0}s is weighed once they name {3}",
                        moved, instruments, instruments == 1 ? "" : "s", kDeviceSpreadDevices);
   const double allowed = noise_factor * between->bound_pct;
   if (pct > allowed) return "";
