@@ -47,7 +47,7 @@ PERFGATE_KERNEL(cache_peak) {
                 const std::int64_t s = 4 * source_vec4(i, r, n4);
                 y[i] += double(a[s]) + double(a[s + 1]) + double(a[s + 2]) + double(a[s + 3]);
               }
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-5,
           "float32 sums of 4 x iters terms in another order: relative error ~ sqrt(4 iters) x "

@@ -38,7 +38,7 @@ PERFGATE_KERNEL(calibration_stream) {
             auto a = in.get<float>("a");
             std::vector<double> b(a.size());
             for (std::size_t i = 0; i < a.size(); ++i) b[i] = double(a[i]) * kScale + kOffset;
-            return Expected{{"b", std::move(b)}};
+            return expect("b", std::move(b));
           },
           2e-7, "at most two roundings (multiply, add) per element")
       .cpu([](const Params& p, Buffers& buf) {
@@ -83,7 +83,7 @@ PERFGATE_KERNEL(calibration_fma) {
               for (std::int64_t k = 0; k < p["iters"]; ++k) v = v * kDecay + kDrift;
               y[i] = v;
             }
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-5, "iters roundings of a contracting multiply-add (factor < 1), errors do not grow")
       .cpu([](const Params& p, Buffers& buf) {

@@ -24,7 +24,7 @@ PERFGATE_KERNEL(copy) {
       .reference(
           [](const Params&, const Buffers& in) {
             auto a = in.get<float>("a");
-            return Expected{{"b", std::vector<double>(a.begin(), a.end())}};
+            return expect("b", std::vector<double>(a.begin(), a.end()));
           },
           0.0, "a copy is exact")
       .cpu([](const Params& p, Buffers& buf) {

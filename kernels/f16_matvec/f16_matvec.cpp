@@ -67,7 +67,7 @@ PERFGATE_KERNEL(f16_matvec) {
                   for (std::size_t j = 0; j < k; ++j) sum += double(from_half(w[i * k + j])) * x[j];
                   y[i] = sum;
                 }
-                return Expected{{"y", std::move(y)}};
+                return expect("y", std::move(y));
               },
               1e-4,
               "fp16 weights widen to float32 exactly, so only the float32 sum of k products rounds: "

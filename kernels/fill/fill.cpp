@@ -25,7 +25,7 @@ PERFGATE_KERNEL(fill) {
       })
       .reference(
           [](const Params& p, const Buffers&) {
-            return Expected{{"b", std::vector<double>(static_cast<std::size_t>(p["n"]), kValue)}};
+            return expect("b", std::vector<double>(static_cast<std::size_t>(p["n"]), kValue));
           },
           0.0, "a store of a constant is exact")
       .cpu([](const Params& p, Buffers& buf) {

@@ -46,7 +46,7 @@ PERFGATE_KERNEL(fma_peak) {
               for (int c = 0; c < kChains; ++c) sum += chain(double(x[i]) + 0.125 * c, p["iters"]);
               y[i] = sum;
             }
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-4,
           "a contracting recurrence (|a| < 1) damps rounding errors: each step adds ~eps, the "

@@ -45,7 +45,7 @@ PERFGATE_KERNEL(layernorm) {
               for (std::int64_t j = 0; j < cols; ++j)
                 y[std::size_t(i * cols + j)] = (xr[j] - mean) * scale * g[j] + b[j];
             }
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-5,
           "two float32 passes: the mean's rounding (~eps/2 * sqrt(cols) of the row's scale) "

@@ -53,7 +53,7 @@ PERFGATE_KERNEL(matmul) {
             for (std::int64_t i = 0; i < s.m; ++i)
               for (std::int64_t j = 0; j < s.n; ++j)
                 c[std::size_t(i * s.n + j)] = gemm_reference_at(s, a, b, i, j);
-            return Expected{{"c", std::move(c)}};
+            return expect("c", std::move(c));
           },
           kTolerance,
           "float32 dot products of k terms in [-1,1]: each addition rounds by eps/2 = 6e-8 of "

@@ -68,7 +68,7 @@ PERFGATE_KERNEL(q4_0_matvec) {
                         sum += double(q4_0::weight(block, e)) * x[b * q4_0::kBlockWeights + e];
                       return sum;
                     });
-                return Expected{{"y", std::move(y)}};
+                return expect("y", std::move(y));
               },
               1e-4,
               "dequantisation is exact in float32 (an fp16 scale times an integer in [-8, 7] needs "

@@ -126,7 +126,7 @@ PERFGATE_KERNEL(q4_0_q8_matvec) {
                         dot += double(q4_0::quant(block, e) - 8) * xq[b * q4_0::kBlockWeights + e];
                       return double(q4_0::scale(block)) * xd[b] * dot;
                     });
-                return Expected{{"y", std::move(y)}};
+                return expect("y", std::move(y));
               },
               1e-5,
               "each block's dot product is an exact integer (|sum| < 2^15); the two scales and "

@@ -35,7 +35,7 @@ PERFGATE_KERNEL(reduce) {
           [](const Params&, const Buffers& in) {
             double sum = 0;
             for (float x : in.get<float>("a")) sum += x;
-            return Expected{{"sum", {sum}}};
+            return expect("sum", {sum});
           },
           1e-4,
           "float32 partial sums: each lane adds <= 2^22 values in [0,1); rounding errors of "

@@ -39,7 +39,7 @@ PERFGATE_KERNEL(rmsnorm) {
               for (std::int64_t j = 0; j < cols; ++j)
                 y[std::size_t(i * cols + j)] = x[i * cols + j] * scale * g[j];
             }
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-5,
           "the float32 sum of cols positive squares rounds like a random walk, ~eps/2 * "

@@ -27,7 +27,7 @@ PERFGATE_KERNEL(softmax) {
 #pragma omp parallel for schedule(static)
             for (std::int64_t i = 0; i < rows; ++i)
               softmax_reference_row(x + i * cols, y.data() + i * cols, cols);
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-5,
           "x - max is exact, float32 exp is good to a few ulp (Vulkan allows 3 + 2|x| ulp: 7 "

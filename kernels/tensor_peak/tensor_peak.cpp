@@ -54,7 +54,7 @@ PERFGATE_KERNEL(tensor_peak) {
                     sum += double(from_half(a[(t % kChains) * kTile + r * 16 + k])) * double(from_half(b[k * 16 + col]));
                   c[t * kTile + r * 16 + col] = double(p["iters"]) * sum;
                 }
-            return Expected{{"c", std::move(c)}};
+            return expect("c", std::move(c));
           },
           1e-6, "every partial sum is a multiple of 1/64 below 2^14 (iters <= 1024): exact in float32")
       .cpu([](const Params& p, Buffers& buf) {

@@ -69,7 +69,7 @@ PERFGATE_KERNEL(tensor_peak_workgroup) {
             std::vector<double> c(groups * product.size());
             for (std::size_t g = 0; g < groups; ++g)
               std::copy(product.begin(), product.end(), c.begin() + std::ptrdiff_t(g * product.size()));
-            return Expected{{"c", std::move(c)}};
+            return expect("c", std::move(c));
           },
           1e-6,
           "every partial sum is a multiple of 1/64 below 2^16 (iters <= 1024, tk <= 64): exact in float32")

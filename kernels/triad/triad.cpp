@@ -31,7 +31,7 @@ PERFGATE_KERNEL(triad) {
             auto c = in.get<float>("c");
             std::vector<double> a(b.size());
             for (std::size_t i = 0; i < a.size(); ++i) a[i] = double(b[i]) + double(kScalar) * c[i];
-            return Expected{{"a", std::move(a)}};
+            return expect("a", std::move(a));
           },
           1e-6, "one float32 FMA per element: error <= 1 ulp (6e-8) relative to |b| + 3|c|")
       .cpu([](const Params& p, Buffers& buf) {

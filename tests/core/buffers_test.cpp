@@ -46,4 +46,24 @@ TEST(CoreCheck, RelativeL2ErrorRejectsPoison) {
   EXPECT_NEAR(relative_l2_error(std::vector<float>{1, 2, 4}, {1, 2, 3}), 1 / std::sqrt(14.0), 1e-12);
 }
 
+TEST(CoreCheck, ChunkedComparisonSeesEveryElementOfALargeOutput) {
+  // Past several of the comparison's chunks, with the odd element in the last, partial one.
+  const std::size_t n = 3 * 4096 + 17;
+  Buffers b({{"y", ElementType::f32, n, BufferRole::output}});
+  auto y = b.get<float>("y");
+  std::vector<double> expected(n);
+  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(expected[i] = 1.0 + static_cast<double>(i % 7));
+  const std::vector<double> values = element_values(b["y"]);
+  ASSERT_EQ(values.size(), n);
+  EXPECT_EQ(values[n - 1], expected[n - 1]);
+  EXPECT_DOUBLE_EQ(relative_l2_error(y, expected), 0.0);
+  y[n - 2] += 1;
+  double norm = 0;
+  for (double e : expected) norm += e * e;
+  EXPECT_NEAR(relative_l2_error(y, expected), std::sqrt(1 / norm), 1e-12);
+  y[5000] = NAN;
+  EXPECT_TRUE(std::isinf(relative_l2_error(y, expected)));
+  EXPECT_TRUE(std::isinf(relative_l2_error(y.first(n - 1), expected)));  // one element short
+}
+
 }  // namespace perfgate

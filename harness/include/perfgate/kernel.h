@@ -161,6 +161,14 @@ struct VulkanPlan {
 // The reference values of each checked output buffer, computed in float64.
 using Expected = std::vector<std::pair<std::string, std::vector<double>>>;
 
+// One output's reference values, moved in: a braced `Expected{{name, values}}` copies them out
+// of its initializer list, 256 MiB for a 2^25-element output.
+inline Expected expect(std::string output, std::vector<double> values) {
+  Expected expected;
+  expected.emplace_back(std::move(output), std::move(values));
+  return expected;
+}
+
 struct CheckResult {
   bool ok = false;
   std::string detail;  // what was compared and the error found

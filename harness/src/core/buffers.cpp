@@ -62,37 +62,59 @@ BufferSpec block_buffer(std::string name, std::shared_ptr<const BlockFormat> for
   return {std::move(name), ElementType::block, count, role, std::move(format)};
 }
 
-std::vector<double> element_values(const HostBuffer& buffer) {
-  auto widen = [](auto values) { return std::vector<double>(values.begin(), values.end()); };
+namespace {
+
+// Elements widened a chunk at a time: small enough to stay in cache, large enough that the call
+// per chunk costs nothing.
+constexpr std::size_t kValueChunk = 4096;
+
+template <class T, class Widen>
+void widen_chunks(std::span<const T> values, Widen widen,
+                  const std::function<void(std::span<const double>)>& chunk) {
+  double out[kValueChunk];
+  for (std::size_t begin = 0; begin < values.size(); begin += kValueChunk) {
+    const std::size_t count = std::min(kValueChunk, values.size() - begin);
+    for (std::size_t i = 0; i < count; ++i) out[i] = widen(values[begin + i]);
+    chunk(std::span<const double>(out, count));
+  }
+}
+
+}  // namespace
+
+void for_each_value_chunk(const HostBuffer& buffer, const std::function<void(std::span<const double>)>& chunk) {
+  const auto plain = [](auto v) { return static_cast<double>(v); };
   switch (buffer.spec.type) {
-    case ElementType::f32: return widen(buffer.as<float>());
-    case ElementType::u8: return widen(buffer.as<std::uint8_t>());
-    case ElementType::i8: return widen(buffer.as<std::int8_t>());
-    case ElementType::u16: return widen(buffer.as<std::uint16_t>());
-    case ElementType::u32: return widen(buffer.as<std::uint32_t>());
-    case ElementType::i32: return widen(buffer.as<std::int32_t>());
+    case ElementType::f32: return widen_chunks(buffer.as<float>(), plain, chunk);
+    case ElementType::u8: return widen_chunks(buffer.as<std::uint8_t>(), plain, chunk);
+    case ElementType::i8: return widen_chunks(buffer.as<std::int8_t>(), plain, chunk);
+    case ElementType::u16: return widen_chunks(buffer.as<std::uint16_t>(), plain, chunk);
+    case ElementType::u32: return widen_chunks(buffer.as<std::uint32_t>(), plain, chunk);
+    case ElementType::i32: return widen_chunks(buffer.as<std::int32_t>(), plain, chunk);
     case ElementType::f16:
-    case ElementType::bf16: {
-      const bool half = buffer.spec.type == ElementType::f16;
-      std::vector<double> out;
-      for (std::uint16_t bits : buffer.as<std::uint16_t>())
-        out.push_back(half ? from_half(bits) : from_bfloat16(bits));
-      return out;
-    }
+      return widen_chunks(buffer.as<std::uint16_t>(), [](std::uint16_t b) { return double{from_half(b)}; }, chunk);
+    case ElementType::bf16:
+      return widen_chunks(buffer.as<std::uint16_t>(), [](std::uint16_t b) { return double{from_bfloat16(b)}; },
+                          chunk);
     case ElementType::block: {
       const BlockFormat* format = buffer.spec.format.get();
       if (!format || !format->decode)
         throw Error("buffer '" + buffer.spec.name + "' holds blocks with no decode: its BlockFormat" +
                     (format ? " " + format->name : std::string()) + " gives none, so it cannot be compared");
-      std::vector<double> out(buffer.spec.count * format->values);
+      std::vector<double> out(format->values);
       const std::span<const std::byte> bytes(buffer.data.data(), buffer.data.size());
-      for (std::size_t b = 0; b < buffer.spec.count; ++b)
-        format->decode(bytes.subspan(b * format->bytes, format->bytes),
-                       std::span<double>(out).subspan(b * format->values, format->values));
-      return out;
+      for (std::size_t b = 0; b < buffer.spec.count; ++b) {
+        format->decode(bytes.subspan(b * format->bytes, format->bytes), out);
+        chunk(out);
+      }
+      return;
     }
   }
-  return {};
+}
+
+std::vector<double> element_values(const HostBuffer& buffer) {
+  std::vector<double> out;
+  for_each_value_chunk(buffer, [&](std::span<const double> values) { out.insert(out.end(), values.begin(), values.end()); });
+  return out;
 }
 
 Buffers::Buffers(const std::vector<BufferSpec>& specs) {

@@ -147,18 +147,39 @@ void KernelDef::fill_inputs(const Params& params, Buffers& buffers, Rng& rng) co
 
 Cost KernelDef::cost_of(const Params& params) const { return cost_ ? cost_(params) : Cost{}; }
 
-static double relative_l2_error_of(const std::vector<double>& actual, const std::vector<double>& expected) {
-  if (actual.size() != expected.size()) return INFINITY;
+namespace {
+
+// Sums for the relative L2 error, fed in order a chunk of actual values at a time.
+struct L2Error {
+  const std::vector<double>& expected;
+  std::size_t seen = 0;
   double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (!std::isfinite(actual[i])) return INFINITY;  // poison left behind, or a NaN computed
-    const double d = actual[i] - expected[i];
-    diff += d * d;
-    norm += expected[i] * expected[i];
+  bool finite = true;
+
+  void add(std::span<const double> actual) {
+    const std::size_t count = std::min(actual.size(), expected.size() - std::min(seen, expected.size()));
+    // Locals, so the loop neither stores its sums nor reloads `expected` each element.
+    const double* want = expected.data() + seen;
+    double chunk_diff = 0, chunk_norm = 0;
+    std::size_t not_finite = 0;  // poison left behind, or a NaN computed
+    for (std::size_t i = 0; i < count; ++i) {
+      not_finite += !std::isfinite(actual[i]);
+      const double d = actual[i] - want[i];
+      chunk_diff += d * d;
+      chunk_norm += want[i] * want[i];
+    }
+    diff += chunk_diff;
+    norm += chunk_norm;
+    finite = finite && not_finite == 0;
+    seen += actual.size();
   }
-  if (norm == 0) return std::sqrt(diff);
-  return std::sqrt(diff / norm);
-}
+  double relative() const {
+    if (seen != expected.size() || !finite) return INFINITY;
+    return norm == 0 ? std::sqrt(diff) : std::sqrt(diff / norm);
+  }
+};
+
+}  // namespace
 
 CheckResult KernelDef::verify(const Params& params, const Buffers& buffers) const {
   if (check_) return check_(params, buffers);
@@ -167,7 +188,9 @@ CheckResult KernelDef::verify(const Params& params, const Buffers& buffers) cons
   for (const auto& [output, expected] : reference_(params, buffers)) {
     // Every element type is compared as its values: f16 and bf16 widened, integers exactly
     // representable, blocks decoded by their format.
-    const double error = relative_l2_error_of(element_values(buffers[output]), expected);
+    L2Error l2{expected};
+    for_each_value_chunk(buffers[output], [&](std::span<const double> actual) { l2.add(actual); });
+    const double error = l2.relative();
     char text[160];
     std::snprintf(text, sizeof text, "%s: rel L2 error %.3g (tolerance %.3g)", output.c_str(), error,
                   tolerance_);
@@ -193,7 +216,14 @@ VulkanPlan KernelDef::vulkan_plan(const Params& params, const DeviceLimits& limi
 }
 
 double relative_l2_error(std::span<const float> actual, const std::vector<double>& expected) {
-  return relative_l2_error_of(std::vector<double>(actual.begin(), actual.end()), expected);
+  L2Error l2{expected};
+  double widened[1024];
+  for (std::size_t begin = 0; begin < actual.size(); begin += std::size(widened)) {
+    const std::size_t count = std::min(std::size(widened), actual.size() - begin);
+    std::copy_n(actual.begin() + static_cast<std::ptrdiff_t>(begin), count, widened);
+    l2.add(std::span<const double>(widened, count));
+  }
+  return l2.relative();
 }
 
 }  // namespace perfgate

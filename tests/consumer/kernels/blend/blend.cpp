@@ -26,7 +26,7 @@ KernelDef definition(std::string name) {
             std::vector<double> y(x.size());
             for (std::size_t i = 0; i < y.size(); ++i)
               y[i] = double(kScale) * x[i] + w[kWeightSkip + i] + double(coefficient(i % 27));
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-6, "two float32 roundings (or one fused) per element");
 }

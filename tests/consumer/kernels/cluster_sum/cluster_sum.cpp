@@ -31,7 +31,7 @@ PERFGATE_KERNEL(cluster_sum) {
             std::vector<double> y(x.size());
             for (std::size_t i = 0; i < y.size(); ++i)
               for (std::size_t k = 0; k < kCluster; ++k) y[i] += x[i / kCluster * kCluster + k];
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-6, "three float32 additions per element, in any order")
       .valid([](const Params& p, Backend) { return p["n"] % kWorkgroup == 0; })

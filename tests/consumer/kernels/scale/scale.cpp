@@ -27,7 +27,7 @@ PERFGATE_KERNEL(scale) {
             auto x = b.get<float>("x");
             std::vector<double> y(x.begin(), x.end());
             for (double& v : y) v *= static_cast<double>(p["factor"]);
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           1e-7, "3 x rounds once in float32 (2 x is exact)")
       .cpu([](const Params& p, Buffers& b) {

@@ -20,7 +20,7 @@ PERFGATE_KERNEL(to_bf16) {
           [](const Params&, const Buffers& b) {
             std::vector<double> y;
             for (float v : b.get<float>("x")) y.push_back(from_bfloat16(to_bfloat16(v)));
-            return Expected{{"y", std::move(y)}};
+            return expect("y", std::move(y));
           },
           0.0, "rounding to nearest even has one right answer")
       .cpu([](const Params&, Buffers& b) {
