@@ -52,7 +52,8 @@ TEST(CoreCheck, ChunkedComparisonSeesEveryElementOfALargeOutput) {
   Buffers b({{"y", ElementType::f32, n, BufferRole::output}});
   auto y = b.get<float>("y");
   std::vector<double> expected(n);
-  for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(expected[i] = 1.0 + static_cast<double>(i % 7));
+  for (std::size_t i = 0; i < n; ++i)
+    y[i] = static_cast<float>(expected[i] = 1.0 + static_cast<double>(i % 7));
   const std::vector<double> values = element_values(b["y"]);
   ASSERT_EQ(values.size(), n);
   EXPECT_EQ(values[n - 1], expected[n - 1]);

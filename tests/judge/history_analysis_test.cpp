@@ -182,7 +182,7 @@ TEST(HistoryAnalysis, AStepOnOneGpuRunsAfterAMoveIsGated) {
   std::vector<std::string> devices;
   std::vector<double> levels;
   add_runs(devices, levels, "gpu-a", 1.0, 15);
-  add_runs(devices, levels, "gpu-b", 1.0, 15);  // the move itself steps nothing
+  add_runs(devices, levels, "gpu-b", 1.0, 15);    // the move itself steps nothing
   add_runs(devices, levels, "gpu-b", 1.004, 15);  // a +0.4% slowdown on the same GPU
   const auto h = analyse_history(gpu_runs(devices, levels), series_thresholds(), nullptr, {});
   ASSERT_EQ(h[0].changes.size(), 1u);

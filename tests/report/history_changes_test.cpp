@@ -66,7 +66,8 @@ TEST(HistoryChanges, AStepWhereTheRunsMovedIsNamedNotGatedAndSaysWhy) {
   EXPECT_EQ(doc["cases"][0]["changes"][0]["moved"], "host");
   const HistoryGateVerdict gate = judge_history_gate(histories, "perfgate history ack");
   EXPECT_TRUE(gate.passes());
-  EXPECT_NE(gate.lines.back().find("2 across devices or hosts not gated"), std::string::npos) << gate.lines.back();
+  EXPECT_NE(gate.lines.back().find("2 across devices or hosts not gated"), std::string::npos)
+      << gate.lines.back();
 }
 
 TEST(HistoryChanges, TheTrendPlotMarksSegmentsAndChangePoints) {

@@ -113,7 +113,8 @@ float from_bfloat16(std::uint16_t bits);
 // decode), for the reference comparison: handed to `chunk` a few thousand at a time, in order, so
 // a 2^25-element output is compared without a second copy of it in memory. Throws Error naming
 // the buffer for a block buffer without a format or decode.
-void for_each_value_chunk(const HostBuffer& buffer, const std::function<void(std::span<const double>)>& chunk);
+void for_each_value_chunk(const HostBuffer& buffer,
+                          const std::function<void(std::span<const double>)>& chunk);
 // The same, all at once.
 std::vector<double> element_values(const HostBuffer& buffer);
 

@@ -81,7 +81,8 @@ void widen_chunks(std::span<const T> values, Widen widen,
 
 }  // namespace
 
-void for_each_value_chunk(const HostBuffer& buffer, const std::function<void(std::span<const double>)>& chunk) {
+void for_each_value_chunk(const HostBuffer& buffer,
+                          const std::function<void(std::span<const double>)>& chunk) {
   const auto plain = [](auto v) { return static_cast<double>(v); };
   switch (buffer.spec.type) {
     case ElementType::f32: return widen_chunks(buffer.as<float>(), plain, chunk);
@@ -91,10 +92,11 @@ void for_each_value_chunk(const HostBuffer& buffer, const std::function<void(std
     case ElementType::u32: return widen_chunks(buffer.as<std::uint32_t>(), plain, chunk);
     case ElementType::i32: return widen_chunks(buffer.as<std::int32_t>(), plain, chunk);
     case ElementType::f16:
-      return widen_chunks(buffer.as<std::uint16_t>(), [](std::uint16_t b) { return double{from_half(b)}; }, chunk);
+      return widen_chunks(
+          buffer.as<std::uint16_t>(), [](std::uint16_t b) { return double{from_half(b)}; }, chunk);
     case ElementType::bf16:
-      return widen_chunks(buffer.as<std::uint16_t>(), [](std::uint16_t b) { return double{from_bfloat16(b)}; },
-                          chunk);
+      return widen_chunks(
+          buffer.as<std::uint16_t>(), [](std::uint16_t b) { return double{from_bfloat16(b)}; }, chunk);
     case ElementType::block: {
       const BlockFormat* format = buffer.spec.format.get();
       if (!format || !format->decode)
@@ -113,7 +115,8 @@ void for_each_value_chunk(const HostBuffer& buffer, const std::function<void(std
 
 std::vector<double> element_values(const HostBuffer& buffer) {
   std::vector<double> out;
-  for_each_value_chunk(buffer, [&](std::span<const double> values) { out.insert(out.end(), values.begin(), values.end()); });
+  for_each_value_chunk(
+      buffer, [&](std::span<const double> values) { out.insert(out.end(), values.begin(), values.end()); });
   return out;
 }
 

@@ -111,13 +111,14 @@ std::string across_not_gated(const CaseHistory& h, int index, const std::string&
   const std::optional<DeviceSpread> between =
       spread_between(before, gpus ? "devices of the runs before it" : "hosts of the runs before it");
   if (!between)
-    return fmt::format("runs on another {0} after it, and the runs before it name {1} {0}{2}: a step between "
-                       "{0}s is weighed once they name {3}",
-                       moved, instruments, instruments == 1 ? "" : "s", kDeviceSpreadDevices);
+    return fmt::format(
+        "runs on another {0} after it, and the runs before it name {1} {0}{2}: a step between "
+        "{0}s is weighed once they name {3}",
+        moved, instruments, instruments == 1 ? "" : "s", kDeviceSpreadDevices);
   const double allowed = noise_factor * between->bound_pct;
   if (pct > allowed) return "";
-  return fmt::format("runs on another {} after it, within {:.2g}% ({:g} x the 90% bound of {})", moved, allowed,
-                     noise_factor, between->why);
+  return fmt::format("runs on another {} after it, within {:.2g}% ({:g} x the 90% bound of {})", moved,
+                     allowed, noise_factor, between->why);
 }
 
 double baseline_median(const BaselineStore* baselines, const std::string& machine, const std::string& case_id,

@@ -4,7 +4,8 @@
 
 namespace perfgate {
 
-HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories, const std::string& ack_command) {
+HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories,
+                                      const std::string& ack_command) {
   HistoryGateVerdict v;
   int not_gated = 0;  // steps and drifts across devices the history cannot tell from them
   for (const CaseHistory& h : histories) {
@@ -13,8 +14,9 @@ HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories,
     for (const HistoryChange* c : h.open_regressions()) {
       ++v.open_regressions;
       v.lines.push_back(fmt::format("FAIL {} on {}: regression change point {} at run {} ({}..{}), {:+.1f}%",
-                                    h.case_id, h.machine_id, c->id, c->run_index, c->commit_before.substr(0, 10),
-                                    c->commit_after.substr(0, 10), c->step.magnitude_pct));
+                                    h.case_id, h.machine_id, c->id, c->run_index,
+                                    c->commit_before.substr(0, 10), c->commit_after.substr(0, 10),
+                                    c->step.magnitude_pct));
     }
     if (h.drift_fails()) {
       ++v.drifting;
@@ -26,8 +28,9 @@ HistoryGateVerdict judge_history_gate(const std::vector<CaseHistory>& histories,
     }
   }
   const std::string across =
-      not_gated ? fmt::format(" ({} across devices or hosts not gated: `history --changes` says why)", not_gated)
-                : "";
+      not_gated
+          ? fmt::format(" ({} across devices or hosts not gated: `history --changes` says why)", not_gated)
+          : "";
   if (v.passes())
     v.lines.push_back(fmt::format("gate passes: {} cases, no open regression change point, no drift{}",
                                   histories.size(), across));

@@ -21,7 +21,7 @@ std::string kind(const HistoryChange& c) {
 }
 
 std::string status(const HistoryChange& c) {
-  std::string s = c.acknowledged           ? "acknowledged by " + c.acknowledged->by
+  std::string s = c.acknowledged         ? "acknowledged by " + c.acknowledged->by
                   : !c.not_gated.empty() ? "not gated: " + c.not_gated
                   : c.regression         ? "OPEN"
                                          : "";
