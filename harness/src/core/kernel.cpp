@@ -149,22 +149,25 @@ Cost KernelDef::cost_of(const Params& params) const { return cost_ ? cost_(param
 
 namespace {
 
-// Sums for the relative L2 error, fed in order a chunk of actual values at a time.
+// Sums for the relative L2 error, fed in order a chunk of actual values at a time (doubles widened
+// from an output buffer, or a kernel's floats as they are).
 struct L2Error {
   const std::vector<double>& expected;
   std::size_t seen = 0;
   double diff = 0, norm = 0;
   bool finite = true;
 
-  void add(std::span<const double> actual) {
+  template <class T>
+  void add(std::span<const T> actual) {
     const std::size_t count = std::min(actual.size(), expected.size() - std::min(seen, expected.size()));
     // Locals, so the loop neither stores its sums nor reloads `expected` each element.
     const double* want = expected.data() + seen;
     double chunk_diff = 0, chunk_norm = 0;
     std::size_t not_finite = 0;  // poison left behind, or a NaN computed
     for (std::size_t i = 0; i < count; ++i) {
-      not_finite += !std::isfinite(actual[i]);
-      const double d = actual[i] - want[i];
+      const double value = actual[i];
+      not_finite += !std::isfinite(value);
+      const double d = value - want[i];
       chunk_diff += d * d;
       chunk_norm += want[i] * want[i];
     }
@@ -217,12 +220,7 @@ VulkanPlan KernelDef::vulkan_plan(const Params& params, const DeviceLimits& limi
 
 double relative_l2_error(std::span<const float> actual, const std::vector<double>& expected) {
   L2Error l2{expected};
-  double widened[1024];
-  for (std::size_t begin = 0; begin < actual.size(); begin += std::size(widened)) {
-    const std::size_t count = std::min(std::size(widened), actual.size() - begin);
-    std::copy_n(actual.begin() + static_cast<std::ptrdiff_t>(begin), count, widened);
-    l2.add(std::span<const double>(widened, count));
-  }
+  l2.add(actual);
   return l2.relative();
 }
 
