@@ -178,6 +178,33 @@ TEST(HistoryAnalysis, OnThreeGpusAStepPastTheirSpreadIsGatedAndOneWithinIsNot) {
   }
 }
 
+TEST(HistoryAnalysis, AStepAtANewSourceWhereTheRunsMovedIsWeighedAsAMove) {
+  // Five leased GPUs, the last one's first run also the first of a new kernel source: its +0.2%
+  // is within four GPUs' 0.05% spread, named; +5% is past it, gated; on the same GPU, gated.
+  for (const double step : {1.002, 1.05}) {
+    for (const bool same_gpu : {false, true}) {
+      std::vector<std::string> devices;
+      std::vector<double> levels;
+      add_runs(devices, levels, "gpu-a", 1.0, 10);
+      add_runs(devices, levels, "gpu-b", 1.0005, 10);
+      add_runs(devices, levels, "gpu-c", 0.9995, 10);
+      add_runs(devices, levels, "gpu-d", 1.0, 10);
+      add_runs(devices, levels, same_gpu ? "gpu-d" : "gpu-e", step, 10);
+      auto points = gpu_runs(devices, levels);
+      for (std::size_t i = 40; i < points.size(); ++i) points[i].source_hash = "sha256:two";
+      const auto h = analyse_history(points, series_thresholds(), nullptr, {});
+      ASSERT_FALSE(h[0].changes.empty());
+      const HistoryChange& c = h[0].changes.back();
+      EXPECT_EQ(c.run_index, 40);
+      EXPECT_EQ(c.boundary, "kernel source");
+      EXPECT_EQ(c.moved, same_gpu ? "" : "device");
+      const bool gated = same_gpu || step > 1.01;
+      EXPECT_EQ(h[0].open_regressions().size(), gated ? 1u : 0u)
+          << step << " " << same_gpu << ": " << c.not_gated;
+    }
+  }
+}
+
 TEST(HistoryAnalysis, AStepOnOneGpuRunsAfterAMoveIsGated) {
   std::vector<std::string> devices;
   std::vector<double> levels;

@@ -169,7 +169,9 @@ CaseHistory analyse_case(const std::string& machine, const std::string& case_id,
     c.started_after = after.started_at;
     c.boundary = step.known_boundary ? boundary_between(before, after) : "";
     c.regression = step.magnitude_pct > 0;  // both judged series are times: larger is worse
-    if (boundary_between(before, after).empty()) c.moved = moved_near(h.points, step.index);
+    // Also at a new kernel source or driver: a step where both the code and the device changed
+    // cannot be told the code's by the history, as a check on an unseen GPU cannot.
+    c.moved = moved_near(h.points, step.index);
     c.id = short_id("cp", {machine, case_id, h.metric, c.commit_before, c.commit_after});
     if (auto ack = acks.find(c.id); ack != acks.end()) c.acknowledged = ack->second;
     h.changes.push_back(std::move(c));

@@ -4,10 +4,10 @@
 // (stats/change_points.h) under the case's `history` thresholds, each change point located by
 // run and commit range, and the newest segment's drift from the best segment and from the
 // approved baseline. What `perfgate history --changes/--gate`, the reports and the alerts show.
-// A step where the runs moved to another GPU (or, on a CPU, another host) with the kernel source
-// and driver unchanged is the instrument's as likely as the code's: it is judged against the
-// spread the history has shown between its devices (three or more), else named and not gated,
-// as a check against another device's baseline is (judge/judge_case.h).
+// A step where the runs moved to another GPU (or, on a CPU, another host) is the instrument's as
+// likely as the code's, whether or not the kernel source or driver changed there too: it is
+// judged against the spread the history has shown between its devices (three or more), else
+// named and not gated, as a check against another device's baseline is (judge/judge_case.h).
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -12,8 +12,10 @@
 //      splits that were looked at (Bonferroni: the position was chosen by looking), is below `significance`;
 //      both halves are searched again.
 //   3. Merge: the weakest cut (largest corrected p-value) whose step fails the test, or is
-//      smaller than `min_magnitude_pct`, or has fewer than `min_segment` runs on a side, is
-//      removed and the test redone on the joined neighbours, until every cut stands. A cut at a
+//      smaller than `min_magnitude_pct`, or has fewer than `min_segment` runs on a side, or
+//      (where no known boundary makes it) has runs of each side's level on the other (a case
+//      with two modes, not a step), is removed and the test redone on the joined neighbours,
+//      until every cut stands. A cut at a
 //      known boundary is tested at that one position (no correction).
 // Why this and not the others (docs/history.md): the t-test's variance is the spread between
 // runs, which is what moves a run's median (a run's own sample spread understates it several
