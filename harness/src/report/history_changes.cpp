@@ -13,13 +13,6 @@ std::string commit_range(const HistoryChange& c) {
   return fmt::format("{}..{}", c.commit_before.substr(0, 10), c.commit_after.substr(0, 10));
 }
 
-std::string kind(const HistoryChange& c) {
-  std::string k = c.regression ? "regression" : "improvement";
-  if (!c.boundary.empty()) k += " (new " + c.boundary + ")";
-  if (!c.moved.empty()) k += " (another " + c.moved + ")";
-  return k;
-}
-
 std::string status(const HistoryChange& c) {
   std::string s = c.acknowledged         ? "acknowledged by " + c.acknowledged->by
                   : !c.not_gated.empty() ? "not gated: " + c.not_gated
@@ -43,6 +36,13 @@ std::string drift_line(const CaseHistory& h) {
 }
 
 }  // namespace
+
+std::string change_kind(const HistoryChange& c) {
+  std::string k = c.regression ? "regression" : "improvement";
+  if (!c.boundary.empty()) k += " (new " + c.boundary + ")";
+  if (!c.moved.empty()) k += " (another " + c.moved + ")";
+  return k;
+}
 
 std::string bisected_text(const Bisected& b) {
   std::string text = "bisected to";
@@ -71,7 +71,7 @@ std::string render_changes_table(const std::vector<CaseHistory>& histories) {
           format_history_value(h.metric, c.step.median_before),
           format_history_value(h.metric, c.step.median_after),
           fmt::format("{:+.1f}% ({:+.1f}..{:+.1f})", c.step.magnitude_pct, c.step.low_pct, c.step.high_pct),
-          kind(c), status(c));
+          change_kind(c), status(c));
     out += "  " + drift_line(h) + "\n";
   }
   return out;
@@ -116,7 +116,7 @@ std::string render_history_markdown(const std::vector<CaseHistory>& histories) {
                           markdown_cell(h.case_id), c.id, c.run_index, markdown_code(commit_range(c)),
                           format_history_value(h.metric, c.step.median_before),
                           format_history_value(h.metric, c.step.median_after), c.step.magnitude_pct,
-                          c.step.low_pct, c.step.high_pct, markdown_cell(kind(c) + " " + status(c)));
+                          c.step.low_pct, c.step.high_pct, markdown_cell(change_kind(c) + " " + status(c)));
     if (h.drift.exceeded)
       rows +=
           fmt::format("| {} | `{}` | | | | {:+.1f}% vs best | {} |\n", markdown_cell(h.case_id), h.drift_id,

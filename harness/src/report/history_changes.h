@@ -16,6 +16,9 @@ nlohmann::json changes_json(const std::vector<CaseHistory>& histories);
 // "## History" with one row per change point and per failing drift; "" when there is none.
 std::string render_history_markdown(const std::vector<CaseHistory>& histories);
 
+// "regression (new kernel source) (another device)": what a change point is, for every view.
+std::string change_kind(const HistoryChange& c);
+
 // "bisected to 1a2b3c4d5e (+31.2%)": a change point's culprits, for the table and the HTML.
 std::string bisected_text(const Bisected& bisected);
 

@@ -85,15 +85,20 @@ std::string judged_history_figure(const CaseResult& c, const CaseHistory& h) {
     segments.points.push_back({static_cast<double>(s.end) - 0.5, s.median, tip, ""});
   }
   std::vector<svg::LineSeries> series{runs, segments};
+  // A regression the gate does not fail (a step across devices within their spread) is grey:
+  // red is what needs someone.
   for (const HistoryChange& change : h.changes)
-    series.push_back({fmt::format("{} {:+.1f}%{}", change.id, change.step.magnitude_pct,
-                                  change.boundary.empty() ? "" : " (new " + change.boundary + ")"),
-                      {{static_cast<double>(change.run_index), change.step.median_after,
-                        fmt::format("change point {} at run {} ({}..{}): {} -> {}, {:+.1f}%", change.id,
-                                    change.run_index, change.commit_before.substr(0, 10),
-                                    change.commit_after.substr(0, 10), format(change.step.median_before),
-                                    format(change.step.median_after), change.step.magnitude_pct),
-                        change.regression ? "#c62828" : "#2e7d32"}}});
+    series.push_back(
+        {fmt::format("{} {:+.1f}% {}", change.id, change.step.magnitude_pct, change_kind(change)),
+         {{static_cast<double>(change.run_index), change.step.median_after,
+           fmt::format("change point {} at run {} ({}..{}): {} -> {}, {:+.1f}%{}", change.id,
+                       change.run_index, change.commit_before.substr(0, 10),
+                       change.commit_after.substr(0, 10), format(change.step.median_before),
+                       format(change.step.median_after), change.step.magnitude_pct,
+                       change.not_gated.empty() ? "" : "; not gated: " + change.not_gated),
+           !change.regression          ? "#2e7d32"
+           : !change.not_gated.empty() ? "#9e9e9e"
+                                       : "#c62828"}}});
   std::string bisected;
   for (const HistoryChange& change : h.changes)
     if (change.bisected) bisected += " · " + xml_escape(change.id + " " + bisected_text(*change.bisected));
