@@ -1,7 +1,11 @@
 #include "judge/history_noise.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <functional>
 #include <span>
 
 #include "judge/history_analysis.h"
@@ -10,6 +14,17 @@
 #include "stats/run_noise.h"
 
 namespace perfgate {
+
+double history_allowed_pct(const HistoryNoise& noise, double noise_factor, std::string* why) {
+  const double from_sigma = noise_factor * noise.bound_pct, from_modes = kModesMargin * noise.apart_pct;
+  if (why != nullptr)
+    *why =
+        from_modes > from_sigma
+            ? fmt::format("{:g} x {}: two of its newest runs lie {:.2g}% from their median (a second mode)",
+                          kModesMargin, noise.why, noise.apart_pct)
+            : fmt::format("{:g} x {}", noise_factor, noise.why);
+  return std::max(from_sigma, from_modes);
+}
 
 std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint>& points,
                                                   const ThresholdSet& thresholds, const std::string& device_uuid,
@@ -52,6 +67,14 @@ std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint
     n.runs = runs;
     n.sigma_pct = series_noise_pct(std::span<const double>(h.values).last(runs));
     n.bound_pct = n.sigma_pct * sigma_upper_factor(runs, kSigmaConfidence);
+    if (const Segment& newest = h.segmentation.segments.back();
+        newest.end - newest.begin >= kHistoryNoiseRuns) {
+      std::vector<double> apart;
+      for (int i = newest.begin; i < newest.end; ++i)
+        apart.push_back(100 * std::fabs(h.values[i] / newest.median - 1));
+      std::nth_element(apart.begin(), apart.begin() + 1, apart.end(), std::greater<>());
+      n.apart_pct = apart[1];
+    }
     char why[160];
     std::snprintf(why, sizeof why, "the history's %d runs on this machine spread %.2g%% (%g%% bound %.2g%%)", runs,
                   n.sigma_pct, 100 * kSigmaConfidence, n.bound_pct);

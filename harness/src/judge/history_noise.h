@@ -27,6 +27,11 @@ struct HistoryNoise {
   int runs = 0;            // the newest runs of the series, at most kHistoryNoiseWindow
   double sigma_pct = 0;    // its run-to-run noise (stats/change_points.h, series_noise_pct)
   double bound_pct = 0;    // the 90% upper bound of that sigma from `runs` (stats/chi_squared.h)
+  // How far the second-farthest run of the newest segment lies from its median, %: the distance
+  // of a second mode the case's runs fall into, which neighbouring differences miss where a mode
+  // is kept for several runs in a row (one odd run is not a mode). A check's allowance covers 1.5
+  // x it (kModesMargin), as a baseline's runs in separate modes are covered (judge/verdict.cpp).
+  double apart_pct = 0;
   std::string why;         // "the history's 12 runs on this machine spread 0.18% (90% bound 0.25%)"
   // The spread between the GPUs the machine's history names (three or more, each the median of
   // its runs), or on a CPU between its hosts: what a check on a GPU or host its baseline's runs
@@ -34,6 +39,12 @@ struct HistoryNoise {
   // any GPU of a pool, or a fresh VM per job, appends each run).
   std::optional<DeviceSpread> devices;
 };
+
+inline constexpr double kModesMargin = 1.5;
+
+// The allowance a check is given from `noise` (noise_factor x its bound, or kModesMargin x
+// apart_pct where that is larger) and, in `why`, the factor and what it multiplies.
+double history_allowed_pct(const HistoryNoise& noise, double noise_factor, std::string* why);
 
 // Per case id, for the cases of `points` (one machine's history) with at least kHistoryNoiseRuns
 // runs, or runs on kDeviceSpreadDevices GPUs or more (then `runs` may be fewer: only `devices`

@@ -206,8 +206,8 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     // the rates of it (work over the same time), in place of the floors.
     if (history && history->runs >= kHistoryNoiseRuns && threshold.relative() &&
         (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric))) {
-      threshold.history_allowed_pct = thresholds.noise_factor * history->bound_pct;
-      threshold.history_why = history->why;
+      threshold.history_allowed_pct =
+          history_allowed_pct(*history, thresholds.noise_factor, &threshold.history_why);
     }
     auto measured = result.metrics.find(metric);
     if (measured == result.metrics.end()) continue;

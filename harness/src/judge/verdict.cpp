@@ -85,7 +85,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
   } else if (threshold.history_allowed_pct) {
     a.pct = *threshold.history_allowed_pct;
     a.source = "history";
-    a.why = printf_string("%g x ", noise_factor) + threshold.history_why + "; " + sigma;
+    a.why = threshold.history_why + "; " + sigma;
   } else {
     a.pct = threshold.min_allowed_pct.value_or(0);
     a.source = "floor";
