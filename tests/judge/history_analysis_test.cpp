@@ -59,6 +59,27 @@ TEST(HistoryAnalysis, AStepAtANewSourceIsAKnownBoundaryWithItsCommitRange) {
   EXPECT_EQ(longer[0].changes[0].id, c.id);
 }
 
+TEST(HistoryAnalysis, TwoStepsAtOneCommitHaveTwoIds) {
+  // Runs repeated on an unchanged tree (a study, nightly runs of one commit): a staircase of two
+  // steps, every run at the same commit; each step keeps its own id as the history grows.
+  auto points = series(30, -1, 0);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    points[i].commit = "same";
+    const double level = i < 10 ? 1.0 : i < 20 ? 1.1 : 1.21;
+    points[i].medians["relative_latency"] *= level;
+  }
+  const auto h = analyse_history(points, thresholds(), nullptr, {});
+  ASSERT_EQ(h[0].changes.size(), 2u);
+  EXPECT_NE(h[0].changes[0].id, h[0].changes[1].id);
+  auto longer = points;
+  longer.push_back(points.back());
+  longer.back().run_id = "run-30";
+  const auto again = analyse_history(longer, thresholds(), nullptr, {});
+  ASSERT_EQ(again[0].changes.size(), 2u);
+  EXPECT_EQ(again[0].changes[0].id, h[0].changes[0].id);
+  EXPECT_EQ(again[0].changes[1].id, h[0].changes[1].id);
+}
+
 TEST(HistoryAnalysis, AnAcknowledgedChangeIsNotOpen) {
   const auto first = analyse_history(series(40, 30, 10), thresholds(), nullptr, {});
   const std::string id = first[0].changes[0].id;

@@ -172,7 +172,11 @@ CaseHistory analyse_case(const std::string& machine, const std::string& case_id,
     // Also at a new kernel source or driver: a step where both the code and the device changed
     // cannot be told the code's by the history, as a check on an unseen GPU cannot.
     c.moved = moved_near(h.points, step.index);
-    c.id = short_id("cp", {machine, case_id, h.metric, c.commit_before, c.commit_after});
+    // Where both sides name one commit (runs repeated on an unchanged tree), the runs tell two
+    // steps of the case apart; a range of commits keeps the id it always had.
+    c.id = c.commit_before == c.commit_after
+               ? short_id("cp", {machine, case_id, h.metric, c.commit_before, c.run_before, c.run_after})
+               : short_id("cp", {machine, case_id, h.metric, c.commit_before, c.commit_after});
     if (auto ack = acks.find(c.id); ack != acks.end()) c.acknowledged = ack->second;
     h.changes.push_back(std::move(c));
   }
