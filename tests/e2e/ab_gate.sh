@@ -12,9 +12,6 @@
 #   runs, is too busy to judge: never a pass);
 # - a base that predates A/B mode skips (77) saying so; a base path with no binary is an error.
 # Skips (77) when there is no compiler to build the slowed copy with.
-# Runs beside other tests: A/B measures base and head in interleaved rounds, so a neighbour slows
-# both alike; the head it must catch is 2x slower; a proposal the load makes busy is skipped as
-# said above, and a stored check under load may answer too busy to judge, never pass.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_SOURCE_DIR:?}"
 tmp="$PERFGATE_E2E_TMP"
