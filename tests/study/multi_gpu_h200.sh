@@ -11,6 +11,8 @@
 #   tests/study/multi_gpu_h200.sh OUTDIR SECONDS STEP...
 #   STEP: propose | propose-if-new | ctest-aa N | aa N | aa1 N | slowed N | slowed1 N | aacopy1 N |
 #         ab-aa N | ab-slowed N | bisect POSITION | bisect-cp POSITION COMMITS | slowed-by PCT N | history
+# ctest-aa: each perf test judged with the history hist-aa1 (PERFGATE_HISTORY, as CI's perf jobs
+# are), each run appended to it after it is judged.
 # aa1: whole-suite A/A `run`s on GPU 0 alone, each appended to the history hist-aa1. With one GPU
 # (GPUS=1) the history's two series run one after the other on GPU 0. BASELINES: a folder of
 # approved baselines from an earlier call (the propose step saves them as OUTDIR/baselines).
@@ -18,6 +20,10 @@
 # and run judges with that history (PERFGATE_HISTORY, as the CI perf jobs do) and each aa1 run is
 # appended after it is judged, as a gated main-branch run is. propose-if-new: proposes (as
 # `propose`) only where GPU 0 is not the device the BASELINES were measured on.
+# A call that finds no warm machine may get another host's GPUs: with BASELINES from an earlier
+# call, begin with propose-if-new, or every check is one on another device.
+# slowed N: N pairs of checks of copy n=2^25, one on each GPU at once, by the build doing
+# SLOWED_PCT% (default 1) more work.
 # slowed1 / aacopy1: `check` of copy n=2^25 on GPU 0 by the build doing 1% more work / this build.
 # slowed-by PCT N: the same by the build doing PCT% more work (slow/PCT/perfgate).
 # ab-slowed / ab-aa: the same as A/B checks against this build (`check --base build/perfgate`).
@@ -31,7 +37,8 @@
 # Expects build/perfgate (and build/CTestTestfile.cmake, build/perfgate_perf_include.cmake for
 # ctest-aa) configured at /work/main, slowed builds at slow/<pct>/perfgate built from
 # /tmp/slow<pct>/src (tests/study/build_slowed.sh copy/vulkan <pct> /tmp/slow<pct>), and
-# FIRST: the output of a first `run` on such a machine (the commands it printed).
+# FIRST: the output of a first `run` on such a machine (the commands it printed); without it the
+# propose step makes that run first.
 set -uo pipefail
 out=$1 budget_s=$2
 shift 2
@@ -111,7 +118,8 @@ while [ $# -gt 0 ]; do
   shift
   case "$step" in
     propose)
-      cp "$FIRST" "$out/first.txt"
+      # Without FIRST, the first run is made here: the README's first command on this machine.
+      if [ -n "${FIRST:-}" ]; then cp "$FIRST" "$out/first.txt"; else build/perfgate run --color never > "$out/first.txt" 2>&1; fi
       propose=$(grep -m1 'baseline propose' "$out/first.txt" | sed 's/^ *//')
       approve=$(grep -m1 'baseline approve' "$out/first.txt" | sed 's/^ *//; s/NAME/calibration-study/; s/TEXT/first-contact/')
       echo "printed: $propose" > "$out/propose.txt"
@@ -180,6 +188,8 @@ while [ $# -gt 0 ]; do
       n=$1
       shift
       sed -i '/^subdirs(/d' build/CTestTestfile.cmake
+      mkdir -p "$out/hist-aa1"
+      export PERFGATE_HISTORY=$out/hist-aa1
       build/perfgate list --resource-spec "$out/spec.json" 2> "$out/spec.txt"
       for i in $(seq 1 "$n"); do
         [ "$(left)" -gt 90 ] || break
@@ -187,6 +197,10 @@ while [ $# -gt 0 ]; do
         ctest --test-dir build -L perf -R /vulkan/ -j 2 --resource-spec-file "$out/spec.json" > "$out/ctest-$i.txt" 2>&1
         log "ctest A/A $i: exit $? in $(($(date +%s) - t0)) s"
         mkdir -p "$out/ctest-$i" && cp build/perfgate-results/*.json "$out/ctest-$i/" 2>/dev/null
+        # Appended after it was judged, as a gated main-branch run is (ci/history.sh).
+        for f in "$out/ctest-$i"/*.json; do
+          build/perfgate report "$f" --history "$out/hist-aa1" --append-history > /dev/null 2>&1
+        done
       done
       ;;
     aa)
@@ -225,7 +239,7 @@ while [ $# -gt 0 ]; do
       for i in $(seq 1 "$n"); do
         [ "$(left)" -gt 20 ] || break
         for g in 0 1; do
-          slow/1/perfgate check "$dram" --device $g --json "$out/slowed$g-$i.json" > "$out/slowed$g-$i.txt" 2>&1 &
+          "slow/${SLOWED_PCT:-1}/perfgate" check "$dram" --device $g --json "$out/slowed$g-$i.json" > "$out/slowed$g-$i.txt" 2>&1 &
         done
         wait
         echo "slowed pair $i" >> "$out/steps.txt"

@@ -43,8 +43,10 @@ int main(int argc, char** argv) {
       std::map<std::string, int> sources;  // the allowances' sources, and the verdicts, of this file
       for (CaseResult& c : run.cases) {
         if (c.verdict == Verdict::error || c.verdict == Verdict::skipped) continue;
-        const auto baseline = baselines.find(run.fingerprint.machine_id, c.kernel, c.id);
+        auto baseline = baselines.find(run.fingerprint.machine_id, c.kernel, c.id);
         if (!baseline) continue;
+        // As the check did: a baseline measured on several GPUs judges each against its own runs.
+        baseline = runs_of_device(*baseline, run.fingerprint.device_uuid);
         const auto fresh = c.confirmations;
         const auto known = history.find(c.id);
         judge_against(c, baseline, thresholds.resolve(c.id, run.fingerprint.machine_id), run.fingerprint,

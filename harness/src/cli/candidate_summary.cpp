@@ -38,9 +38,11 @@ std::string resolution_per_device(const BaselineCase& baseline, const Thresholds
   if (devices.empty()) devices.push_back(baseline.fingerprint.device_uuid);
   std::string figures;
   for (const auto& uuid : devices) {
-    const auto noise = latency_noise(runs_of_device(baseline, uuid).runs, thresholds,
+    const BaselineCase own = runs_of_device(baseline, uuid);
+    const auto noise = latency_noise(own.runs, thresholds,
                                      {baseline.fits_in_cache.value_or(true), bound_by_memory(baseline.bound),
-                                      kept_by_gpu_clock(baseline.backend, baseline.calibration_reference)});
+                                      kept_by_gpu_clock(baseline.backend, baseline.calibration_reference)},
+                                     own.device_run_medians);
     if (!noise) return "";
     figures += (figures.empty() ? "" : " / ") + resolution_text(noise->allowance.pct, noise->allowance.source);
   }

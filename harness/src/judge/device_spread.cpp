@@ -30,6 +30,42 @@ std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vect
   return s;
 }
 
+std::optional<DeviceSpread> spread_within(const std::vector<std::vector<double>>& medians_by_device) {
+  int devices = 0, runs = 0, degrees = 0;
+  double squares = 0;  // sum of squared relative deviations from each GPU's own mean
+  for (const auto& medians : medians_by_device) {
+    if (medians.size() < 2) continue;
+    double mean = 0;
+    for (double m : medians) mean += m;
+    mean /= static_cast<double>(medians.size());
+    if (!(mean != 0)) return std::nullopt;
+    for (double m : medians) squares += (m / mean - 1) * (m / mean - 1);
+    ++devices;
+    runs += static_cast<int>(medians.size());
+    degrees += static_cast<int>(medians.size()) - 1;
+  }
+  if (devices < 2) return std::nullopt;
+  DeviceSpread s;
+  s.devices = devices;
+  s.runs = runs;
+  s.sigma_pct = 100 * std::sqrt(squares / degrees);
+  s.bound_pct = s.sigma_pct * sigma_upper_factor(degrees + 1, kSigmaConfidence);
+  s.why = fmt::format("the {} GPUs of its runs spread {:.2g}% about their own levels ({} runs, {:g}% bound {:.2g}%)",
+                      s.devices, s.sigma_pct, s.runs, 100 * kSigmaConfidence, s.bound_pct);
+  return s;
+}
+
+void allow_pooled_spread(MetricThreshold& threshold,
+                         const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians,
+                         const std::string& metric, double noise_factor) {
+  const auto medians = device_run_medians.find(metric);
+  if (medians == device_run_medians.end() || !threshold.relative()) return;
+  if (const auto spread = spread_within(medians->second)) {
+    threshold.pooled_allowed_pct = noise_factor * spread->bound_pct;
+    threshold.pooled_why = spread->why;
+  }
+}
+
 std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric) {
   const auto runs = baseline.runs.find(metric);
   if (runs == baseline.runs.end() || runs->second.size() != baseline.run_devices.size()) return std::nullopt;

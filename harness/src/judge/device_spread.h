@@ -21,6 +21,7 @@ inline constexpr int kDeviceSpreadDevices = 3;
 
 struct DeviceSpread {
   int devices = 0;        // distinct devices with runs of the metric
+  int runs = 0;           // the runs the spread was measured from (spread_within)
   double sigma_pct = 0;   // sample standard deviation of their levels (median run medians), %
   double bound_pct = 0;   // its 90% upper bound from `devices` levels (stats/chi_squared.h)
   std::string why;        // "the 3 devices of its runs spread 0.31% (90% bound 0.94%; more tighten it)"
@@ -35,5 +36,22 @@ std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const st
 // of its runs", "hosts of the history's runs".
 std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vector<double>>& medians_by_device,
                                            const std::string& whose);
+
+// How far each GPU's runs spread about their own level, pooled over the GPUs a baseline's runs
+// measured (BaselineCase::device_run_medians): the pooled variance of the run medians, each about
+// its own GPU's mean, with the degrees of freedom of all of them. GPUs of one host proposed at
+// once meet the same neighbours (each runs beside the other's work, as under `ctest -j`), so
+// what one GPU's five runs showed is evidence for the other's: on two H200s tensor_peak_workgroup's
+// runs agreed to 0.01% on one GPU and spread 0.24% on the other, and a ctest A/A check on the first
+// came back 0.21% slower (docs/performance.md). Needs two GPUs with two runs each; nullopt otherwise.
+std::optional<DeviceSpread> spread_within(const std::vector<std::vector<double>>& medians_by_device);
+
+// Sets `threshold`'s pooled allowance (noise_factor x spread_within's bound) for `metric` where
+// `device_run_medians` (BaselineCase's, from runs_of_device) hold its GPUs' run medians: the
+// least a check on any of them is allowed, so a GPU whose own runs agreed by luck is not judged
+// finer than its host measured.
+void allow_pooled_spread(MetricThreshold& threshold,
+                         const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians,
+                         const std::string& metric, double noise_factor);
 
 }  // namespace perfgate

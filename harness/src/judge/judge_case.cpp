@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -202,6 +203,7 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
     MetricThreshold threshold = given.for_case(shape);
+    if (baseline) allow_pooled_spread(threshold, baseline->device_run_medians, metric, thresholds.noise_factor);
     // The machine's own record of the case's time, where its history holds one: for that time and
     // the rates of it (work over the same time), in place of the floors.
     if (history && history->runs >= kHistoryNoiseRuns && threshold.relative() &&
@@ -275,9 +277,10 @@ double least_allowance_pct(const BaselineCase& baseline, const Thresholds& thres
     auto runs = baseline.runs.find(metric);
     if (runs == baseline.runs.end() || runs->second.empty()) continue;
     for (bool fits_in_cache : {true, false}) {
-      const MetricThreshold threshold = given.for_case(
+      MetricThreshold threshold = given.for_case(
           {fits_in_cache, bound_by_memory(baseline.bound),
            kept_by_gpu_clock(baseline.backend, baseline.calibration_reference)});
+      allow_pooled_spread(threshold, baseline.device_run_medians, metric, thresholds.noise_factor);
       const RunNoise noise = run_noise(runs->second, threshold.min_allowed_pct.value_or(0), thresholds.noise_factor,
                                        threshold.leave_odd_run_out);
       const double pct = allowed_regression(noise, threshold, thresholds.noise_factor).pct;
@@ -302,6 +305,10 @@ BaselineCase runs_of_device(const BaselineCase& baseline, const std::string& dev
   for (auto& [metric, runs] : own.runs) {
     // A metric some runs left out (cold latency) cannot be told apart by device: kept whole.
     if (runs.size() != count) continue;
+    std::map<std::string, std::vector<double>> medians_of;
+    for (std::size_t i = 0; i < count; ++i)
+      if (!runs[i].empty()) medians_of[baseline.run_devices[i]].push_back(median(runs[i]));
+    for (auto& [device, medians] : medians_of) own.device_run_medians[metric].push_back(std::move(medians));
     std::vector<std::vector<double>> kept;
     for (std::size_t i = 0; i < count; ++i)
       if (mine[i]) kept.push_back(std::move(runs[i]));

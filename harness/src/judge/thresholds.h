@@ -94,6 +94,11 @@ struct MetricThreshold {
   // between them, the least it is allowed; `devices_why` says so.
   std::optional<double> devices_allowed_pct;
   std::string devices_why;
+  // A check on one of several GPUs its baseline's runs measured: noise_factor x the bound of the
+  // spread of each GPU's runs about their own level, pooled over them (judge/device_spread.h),
+  // the least it is allowed; `pooled_why` says so.
+  std::optional<double> pooled_allowed_pct;
+  std::string pooled_why;
 
   bool higher_is_better() const { return direction == Direction::higher; }
   bool has_floor() const { return floor && *floor > 0; }

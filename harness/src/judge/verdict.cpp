@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/units.h"
+#include "judge/device_spread.h"
 #include "judge/load_allowance.h"
 #include "perfgate/metric_names.h"
 #include "stats/metric_samples.h"
@@ -97,6 +98,11 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
     a.source = "noise";
     a.why = printf_string("%g x ", noise_factor) + sigma;
   }
+  if (threshold.pooled_allowed_pct && *threshold.pooled_allowed_pct > a.pct) {
+    a.pct = *threshold.pooled_allowed_pct;
+    a.source = "pooled";
+    a.why = printf_string("%g x ", noise_factor) + threshold.pooled_why + "; this GPU's " + sigma;
+  }
   if (threshold.devices_allowed_pct && *threshold.devices_allowed_pct > a.pct) {
     a.pct = *threshold.devices_allowed_pct;
     a.source = "devices";
@@ -115,7 +121,8 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 }
 
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
-                                       const Thresholds& thresholds, const CaseShape& shape) {
+                                       const Thresholds& thresholds, const CaseShape& shape,
+                                       const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians) {
   // A calibrated case is judged on its relative time (judge/judge_case.cpp), so that is the
   // noise its allowance comes from.
   auto usable = [&](const char* metric) {
@@ -125,7 +132,8 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
   };
   const char* metric = usable(metric::relative_latency) ? metric::relative_latency : metric::latency_ns;
   if (!usable(metric)) return std::nullopt;
-  const MetricThreshold threshold = thresholds.metrics.at(metric).for_case(shape);
+  MetricThreshold threshold = thresholds.metrics.at(metric).for_case(shape);
+  allow_pooled_spread(threshold, device_run_medians, metric, thresholds.noise_factor);
   auto latency = runs.find(metric);
   CaseNoise out;
   out.metric = metric;

@@ -12,6 +12,7 @@
 //   improved  the mirror image
 //   inconclusive  past allowed (either way) but not significant: measure again
 //   floor     a current median on the wrong side of a floor regresses whatever the baseline
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -48,14 +49,16 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 // the noise of its runs: what `baseline propose` and `baseline show` report. From the
 // relative_latency runs of a calibrated case, else latency_ns; nullopt when neither is judged
 // relatively or the case has no such runs. `shape` chooses the floor as a check of such a case
-// does (MetricThreshold::for_case: DRAM-sized, bound by compute or latency).
+// does (MetricThreshold::for_case: DRAM-sized, bound by compute or latency). `device_run_medians`:
+// a GPU's baseline's (runs_of_device), whose pooled spread is the least its checks are allowed.
 struct CaseNoise {
   std::string metric;  // relative_latency or latency_ns
   RunNoise noise;
   Allowance allowance;
 };
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
-                                       const Thresholds& thresholds, const CaseShape& shape = {});
+                                       const Thresholds& thresholds, const CaseShape& shape = {},
+                                       const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians = {});
 
 // change_pct > 0 is worse. It is the "worse ratio" minus one: current / baseline for a metric
 // better lower, baseline / current for one better higher, so latency and the bandwidth derived
