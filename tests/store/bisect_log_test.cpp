@@ -82,6 +82,24 @@ TEST_F(BisectLogTest, AnotherBisectStartsAfresh) {
   EXPECT_TRUE(BisectLog(file, {"copy/cpu/n=1048576", "good", "bad"}).replayed().empty());
 }
 
+TEST_F(BisectLogTest, OtherJudgingStartsAfresh) {
+  // A step's verdict is its allowance's and its pairs': a bisect run again with another
+  // --allowed or --pairs measures its steps again rather than replaying verdicts of the first.
+  const auto file = dir_ / "bisect.log";
+  const BisectKey five{"copy/vulkan/n=33554432,wg=256", "good", "bad", "allowed 5%, 1 pair"};
+  BisectLog(file, five).append(logged_step("bad", StepOutcome::not_slower, 1.004));
+  BisectKey fine = five;
+  fine.judging = "allowed 0.2%, 10 pairs";
+  EXPECT_TRUE(BisectLog(file, fine).replayed().empty());
+  BisectLog(file, fine).append(logged_step("bad", StepOutcome::slower, 1.004));
+  ASSERT_EQ(BisectLog(file, fine).replayed().size(), 1u);
+  EXPECT_EQ(BisectLog(file, fine).replayed()[0].outcome, StepOutcome::slower);
+  // A log written before the key named its judging is not replayed under any.
+  std::ofstream(file, std::ios::trunc) << R"({"bisect":{"case":"copy/vulkan/n=33554432,wg=256","good":"good","bad":"bad"}})"
+                                       << "\n";
+  EXPECT_TRUE(BisectLog(file, five).replayed().empty());
+}
+
 TEST_F(BisectLogTest, AnUnknownOutcomeIsAnErrorNamingTheLine) {
   const auto file = dir_ / "bisect.log";
   BisectLog(file, {"c", "good", "bad"});

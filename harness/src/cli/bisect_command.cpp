@@ -311,7 +311,16 @@ int bisect_main(const BisectFlags& flags) {
                          machine, commits.size(), good.substr(0, 12), bad.substr(0, 12), unrelated,
                          "unrelated files, not built", work.string()));
 
-  BisectLog log(work / "bisect.log", {cases, good, bad});
+  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
+  const StepAllowance judging = step_allowance(
+      flags.allowed_pct, flags.pairs,
+      target.expected ? std::optional<double>(target.expected->change_pct) : std::nullopt,
+      thresholds.resolve(specs.front().id, machine).ab_max_regression_pct);
+  const std::string judged_under =
+      fmt::format("allowed {}, {} pair{}",
+                  judging.allowed_pct ? fmt::format("{:g}%", *judging.allowed_pct) : "ab_max_regression_pct",
+                  judging.pairs, judging.pairs == 1 ? "" : "s");
+  BisectLog log(work / "bisect.log", {cases, good, bad, judged_under});
   Bisection bisection(commits, {flags.max_builds, flags.remeasure});
   BisectOutcome progress = bisect_outcome(bisection);
   progress.expected = target.expected;
@@ -330,11 +339,6 @@ int bisect_main(const BisectFlags& flags) {
   if (!progress.steps.empty())
     say_bisect(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
 
-  const ThresholdSet thresholds = ThresholdSet::load(flags.common.thresholds_dir);
-  const StepAllowance judging = step_allowance(
-      flags.allowed_pct, flags.pairs,
-      target.expected ? std::optional<double>(target.expected->change_pct) : std::nullopt,
-      thresholds.resolve(specs.front().id, machine).ab_max_regression_pct);
   if (!judging.why.empty()) say_bisect("each step judged under " + judging.why);
   CommitBuilds builds(git, work, {flags.configure, flags.build, flags.binary},
                       fs::read_symlink("/proc/self/exe").filename().string());

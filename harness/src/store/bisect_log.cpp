@@ -46,7 +46,7 @@ BisectStep step_from_json(const json& j) {
 }
 
 json key_json(const BisectKey& k) {
-  return {{"bisect", {{"case", k.case_id}, {"good", k.good}, {"bad", k.bad}}}};
+  return {{"bisect", {{"case", k.case_id}, {"good", k.good}, {"bad", k.bad}, {"judging", k.judging}}}};
 }
 
 // Through the one appender (store/json_lines.h): whole lines, fsynced, under the log's lock, so
@@ -88,7 +88,8 @@ BisectLog::BisectLog(std::filesystem::path file, const BisectKey& key) : file_(s
   for_each_json_line(file_, "bisect log entry", [&](const json& j, int line) {
     if (line == 1) {
       const json& k = j.at("bisect");
-      same = BisectKey{k.at("case"), k.at("good"), k.at("bad")} == key;
+      // A log written before the key named its judging names none: started afresh.
+      same = BisectKey{k.at("case"), k.at("good"), k.at("bad"), k.value("judging", "")} == key;
       return;
     }
     if (same) replayed_.push_back(step_from_json(j));

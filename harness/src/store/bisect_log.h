@@ -35,10 +35,12 @@ struct BisectStep {
 std::vector<double> pairs_so_far(const std::vector<BisectStep>& steps, const std::string& head,
                                  const std::string& base, const std::string& case_id);
 
-// What a log is of: a log of another bisect is never replayed into this one.
+// What a log is of: a log of another bisect, or of this one judged under other settings, is
+// never replayed into this one (a step's verdict is the allowance's and the pairs').
 struct BisectKey {
   std::string case_id;
   std::string good, bad;  // full shas
+  std::string judging;    // what each step is judged under: "allowed 0.2%, 10 pairs"
   bool operator==(const BisectKey&) const = default;
 };
 
