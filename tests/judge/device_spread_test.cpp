@@ -56,19 +56,19 @@ TEST(DeviceSpread, WithinPoolsEachGpusRunsAboutItsOwnLevel) {
     for (int i = 0; i < runs; ++i) medians.push_back(level * (1 + jitter(rng)));
     return medians;
   };
-  const auto many = spread_within({gpu(100, 200), gpu(150, 200)});
+  const auto many = spread_within({{"gpu-0", gpu(100, 200)}, {"gpu-1", gpu(150, 200)}});
   ASSERT_TRUE(many);
   EXPECT_EQ(many->devices, 2);
   EXPECT_EQ(many->runs, 400);
   EXPECT_NEAR(many->sigma_pct, 1.0, 0.1);
   EXPECT_LT(many->bound_pct, 1.1);
-  const auto five_each = spread_within({gpu(100, 5), gpu(150, 5)});
+  const auto five_each = spread_within({{"gpu-0", gpu(100, 5)}, {"gpu-1", gpu(150, 5)}});
   ASSERT_TRUE(five_each);
   EXPECT_GT(five_each->bound_pct / five_each->sigma_pct, 1.4) << "8 degrees of freedom bound it loosely";
   EXPECT_NE(five_each->why.find("2 GPUs"), std::string::npos) << five_each->why;
   // One GPU, or a second with a single run, pools nothing.
-  EXPECT_FALSE(spread_within({gpu(100, 5)}));
-  EXPECT_FALSE(spread_within({gpu(100, 5), gpu(150, 1)}));
+  EXPECT_FALSE(spread_within({{"gpu-0", gpu(100, 5)}}));
+  EXPECT_FALSE(spread_within({{"gpu-0", gpu(100, 5)}, {"gpu-1", gpu(150, 1)}}));
 }
 
 TEST(DeviceSpread, MeasuredFromThreeGpusOrMore) {

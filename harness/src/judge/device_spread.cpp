@@ -30,10 +30,10 @@ std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vect
   return s;
 }
 
-std::optional<DeviceSpread> spread_within(const std::vector<std::vector<double>>& medians_by_device) {
+std::optional<DeviceSpread> spread_within(const std::map<std::string, std::vector<double>>& medians_by_device) {
   int devices = 0, runs = 0, degrees = 0;
   double squares = 0;  // sum of squared relative deviations from each GPU's own mean
-  for (const auto& medians : medians_by_device) {
+  for (const auto& [device, medians] : medians_by_device) {
     if (medians.size() < 2) continue;
     double mean = 0;
     for (double m : medians) mean += m;
@@ -56,7 +56,7 @@ std::optional<DeviceSpread> spread_within(const std::vector<std::vector<double>>
 }
 
 void allow_pooled_spread(MetricThreshold& threshold,
-                         const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians,
+                         const std::map<std::string, std::map<std::string, std::vector<double>>>& device_run_medians,
                          const std::string& metric, double noise_factor) {
   const auto medians = device_run_medians.find(metric);
   if (medians == device_run_medians.end() || !threshold.relative()) return;
@@ -69,11 +69,15 @@ void allow_pooled_spread(MetricThreshold& threshold,
 std::optional<DeviceSpread> device_spread(const BaselineCase& baseline, const std::string& metric) {
   const auto runs = baseline.runs.find(metric);
   if (runs == baseline.runs.end() || runs->second.size() != baseline.run_devices.size()) return std::nullopt;
-  std::map<std::string, std::vector<double>> medians_of;  // device -> its runs' medians
-  for (std::size_t i = 0; i < runs->second.size(); ++i)
-    if (!runs->second[i].empty() && !baseline.run_devices[i].empty())
-      medians_of[baseline.run_devices[i]].push_back(median(runs->second[i]));
-  return spread_between(medians_of, "devices of its runs");
+  return spread_between(medians_by_device(runs->second, baseline.run_devices), "devices of its runs");
+}
+
+std::map<std::string, std::vector<double>> medians_by_device(const std::vector<std::vector<double>>& runs,
+                                                             const std::vector<std::string>& run_devices) {
+  std::map<std::string, std::vector<double>> medians_of;
+  for (std::size_t i = 0; i < runs.size() && i < run_devices.size(); ++i)
+    if (!runs[i].empty() && !run_devices[i].empty()) medians_of[run_devices[i]].push_back(median(runs[i]));
+  return medians_of;
 }
 
 }  // namespace perfgate

@@ -44,14 +44,19 @@ std::optional<DeviceSpread> spread_between(const std::map<std::string, std::vect
 // what one GPU's five runs showed is evidence for the other's: on two H200s tensor_peak_workgroup's
 // runs agreed to 0.01% on one GPU and spread 0.24% on the other, and a ctest A/A check on the first
 // came back 0.21% slower (docs/performance.md). Needs two GPUs with two runs each; nullopt otherwise.
-std::optional<DeviceSpread> spread_within(const std::vector<std::vector<double>>& medians_by_device);
+std::optional<DeviceSpread> spread_within(const std::map<std::string, std::vector<double>>& medians_by_device);
+
+// Each device's run medians of one metric's `runs`, whose devices `run_devices` names in order
+// (BaselineCase::run_devices): device -> medians. Runs with no samples or no device are left out.
+std::map<std::string, std::vector<double>> medians_by_device(const std::vector<std::vector<double>>& runs,
+                                                             const std::vector<std::string>& run_devices);
 
 // Sets `threshold`'s pooled allowance (noise_factor x spread_within's bound) for `metric` where
 // `device_run_medians` (BaselineCase's, from runs_of_device) hold its GPUs' run medians: the
 // least a check on any of them is allowed, so a GPU whose own runs agreed by luck is not judged
 // finer than its host measured.
 void allow_pooled_spread(MetricThreshold& threshold,
-                         const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians,
+                         const std::map<std::string, std::map<std::string, std::vector<double>>>& device_run_medians,
                          const std::string& metric, double noise_factor);
 
 }  // namespace perfgate

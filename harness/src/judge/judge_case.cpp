@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -305,10 +304,7 @@ BaselineCase runs_of_device(const BaselineCase& baseline, const std::string& dev
   for (auto& [metric, runs] : own.runs) {
     // A metric some runs left out (cold latency) cannot be told apart by device: kept whole.
     if (runs.size() != count) continue;
-    std::map<std::string, std::vector<double>> medians_of;
-    for (std::size_t i = 0; i < count; ++i)
-      if (!runs[i].empty()) medians_of[baseline.run_devices[i]].push_back(median(runs[i]));
-    for (auto& [device, medians] : medians_of) own.device_run_medians[metric].push_back(std::move(medians));
+    own.device_run_medians[metric] = medians_by_device(runs, baseline.run_devices);
     std::vector<std::vector<double>> kept;
     for (std::size_t i = 0; i < count; ++i)
       if (mine[i]) kept.push_back(std::move(runs[i]));

@@ -122,7 +122,7 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
 
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
                                        const Thresholds& thresholds, const CaseShape& shape,
-                                       const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians) {
+                                       const std::map<std::string, std::map<std::string, std::vector<double>>>& device_run_medians) {
   // A calibrated case is judged on its relative time (judge/judge_case.cpp), so that is the
   // noise its allowance comes from.
   auto usable = [&](const char* metric) {

@@ -58,7 +58,7 @@ struct CaseNoise {
 };
 std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<std::vector<double>>>& runs,
                                        const Thresholds& thresholds, const CaseShape& shape = {},
-                                       const std::map<std::string, std::vector<std::vector<double>>>& device_run_medians = {});
+                                       const std::map<std::string, std::map<std::string, std::vector<double>>>& device_run_medians = {});
 
 // change_pct > 0 is worse. It is the "worse ratio" minus one: current / baseline for a metric
 // better lower, baseline / current for one better higher, so latency and the bandwidth derived

@@ -51,10 +51,11 @@ struct BaselineCase {
   // where every run measured `fingerprint`'s device. A check judges its own device's runs.
   std::vector<std::string> run_devices;
   // Where a check is judged against its own GPU's runs (runs_of_device), the run medians of each
-  // GPU the runs measured, by metric (metric -> one list per GPU): how far each GPU's runs spread
+  // GPU the runs measured, by metric: how far each GPU's runs spread
   // about their own level, pooled, is what concurrency and the model's noise do to any of them
-  // (judge/device_spread.h). Empty otherwise; never written to a file.
-  std::map<std::string, std::vector<std::vector<double>>> device_run_medians;
+  // (judge/device_spread.h). Metric -> device -> its runs' medians. Empty otherwise; never
+  // written to a file.
+  std::map<std::string, std::map<std::string, std::vector<double>>> device_run_medians;
   // The proposals (periods) its runs came from: 1 for one `baseline propose`, whose runs are
   // minutes apart, more where `baseline merge` pooled proposals of other periods (leases,
   // reboots, hours). On a machine whose cores are shared (a time the host keeps), one period's
