@@ -127,7 +127,7 @@ while [ $# -gt 0 ]; do
       eval "$propose" >> "$out/propose.txt" 2>&1
       echo "propose: $(($(date +%s) - t0)) s, exit $?" >> "$out/propose.txt"
       eval "$approve --yes" >> "$out/propose.txt" 2>&1
-      build/perfgate baseline show --backend vulkan > "$out/show.txt" 2>&1
+      build/perfgate baseline show --machine nvidia-h200 > "$out/show.txt" 2>&1
       cp candidate-*.yaml "$out/" 2>/dev/null
       cp -r baselines/nvidia-h200 "$out/baselines"
       log "propose done"
