@@ -1,6 +1,9 @@
-// A CPU machine's id: its model's slug, the vector instruction set where it is narrower than
-// AVX-512, its thread count.
+// A CPU machine's id (its model's slug, the vector instruction set where it is narrower than
+// AVX-512, its thread count) and a host's id (the name the environment gives it, else its
+// /etc/machine-id).
 #include "core/sysinfo.h"
+
+#include <cstdlib>
 
 #include <gtest/gtest.h>
 
@@ -25,6 +28,35 @@ TEST(CpuMachineId, ThisHostsTagIsAKnownOne) {
   const std::string tag = cpu_vector_isa_tag();
   EXPECT_TRUE(tag.empty() || tag == "avx2" || tag == "avx" || tag == "sse") << tag;
   EXPECT_EQ(host_fingerprint().machine_id, cpu_machine_id(cpu_model(), cpu_threads(), tag));
+}
+
+// Clones of one image share /etc/machine-id: the name a CI gives each runner tells them apart,
+// and the ids already written for a machine-id or a hostname stay as they were.
+TEST(HostId, ANamedHostIsTheNameNotTheCloneItShares) {
+  const std::string clone = "3d1219c7c4c5404aaa1f6d2a48adfda4";
+  EXPECT_EQ(host_id_of("", clone, "vm"), host_id_of("", clone, "other"));
+  EXPECT_NE(host_id_of("runner-1", clone, "vm"), host_id_of("runner-2", clone, "vm"));
+  EXPECT_EQ(host_id_of("runner-1", clone, "vm"), host_id_of("runner-1", "", ""));
+  EXPECT_NE(host_id_of("runner-1", clone, "vm"), host_id_of("", clone, "vm"));
+  EXPECT_NE(host_id_of(clone, "", ""), host_id_of("", clone, ""));
+  EXPECT_EQ(host_id_of("", "", "vm"), host_id_of("", "vm", "other"));
+  EXPECT_EQ(host_id_of("", "", ""), "");
+  const std::string id = host_id_of("", clone, "");
+  EXPECT_EQ(id.size(), 12u);
+  EXPECT_EQ(id.find_first_not_of("0123456789abcdef"), std::string::npos) << id;
+  EXPECT_EQ(id.find(clone.substr(0, 6)), std::string::npos) << "the id itself is never written";
+}
+
+TEST(HostId, TheEnvironmentNamesThisHost) {
+  const char* before = std::getenv("PERFGATE_HOST_ID");
+  const std::string saved = before ? before : "";
+  ::setenv("PERFGATE_HOST_ID", "ci-runner-7", 1);
+  const std::string named = host_fingerprint().host_id;
+  ::unsetenv("PERFGATE_HOST_ID");
+  const std::string unnamed = host_fingerprint().host_id;
+  if (before) ::setenv("PERFGATE_HOST_ID", saved.c_str(), 1);
+  EXPECT_EQ(named, host_id_of("ci-runner-7", "", ""));
+  EXPECT_NE(named, unnamed);
 }
 
 }  // namespace

@@ -115,19 +115,24 @@ void set_build_identity(const BuildIdentity& identity) {
   if (!identity.build_flags.empty()) current.build_flags = identity.build_flags;
 }
 
-// This host, named by a digest (so the id itself, which some tools treat as a secret, is never
-// written): of /etc/machine-id, which a fresh VM or container image gets anew, else of the
-// hostname; 12 hex digits tell a fleet's hosts apart. Empty when neither can be read.
-static std::string host_id() {
+std::string host_id_of(std::string_view named, std::string_view machine_id, std::string_view hostname) {
   std::string identity;
-  if (std::ifstream in("/etc/machine-id"); in) std::getline(in, identity);
-  if (identity.empty()) {
-    char name[256] = {};
-    if (::gethostname(name, sizeof name - 1) == 0) identity = name;
-  }
+  if (!named.empty())
+    identity = "named " + std::string(named);
+  else
+    identity = std::string(!machine_id.empty() ? machine_id : hostname);
   if (identity.empty()) return "";
   const std::string digest = sha256_digest("perfgate host " + identity);
   return digest.substr(digest.find(':') + 1, 12);
+}
+
+static std::string host_id() {
+  const char* named = std::getenv("PERFGATE_HOST_ID");
+  std::string machine_id;
+  if (std::ifstream in("/etc/machine-id"); in) std::getline(in, machine_id);
+  char hostname[256] = {};
+  if (::gethostname(hostname, sizeof hostname - 1) != 0) hostname[0] = 0;
+  return host_id_of(named ? named : "", machine_id, hostname);
 }
 
 Fingerprint host_fingerprint() {

@@ -31,7 +31,14 @@ struct BuildIdentity {
   std::string build_flags;
 };
 void set_build_identity(const BuildIdentity& identity);
-// A fingerprint with the host's CPU and the build's compiler, type and flags filled in.
+// A host's id: 12 hex digits of a digest (the id itself, which some tools treat as a secret, is
+// never written) of the name the environment gives it (PERFGATE_HOST_ID), else of
+// /etc/machine-id, else of the hostname; "" when all three are empty. Clones of one VM or
+// container image share /etc/machine-id (the 2-vCPU CI VMs and the H200 hosts this project was
+// measured on all did), so a CI whose runners are such clones names each one, or its hosts are
+// one host to the gate. A name never digests to a machine-id's id.
+std::string host_id_of(std::string_view named, std::string_view machine_id, std::string_view hostname);
+// A fingerprint with the host's CPU and id and the build's compiler, type and flags filled in.
 Fingerprint host_fingerprint();
 std::string perfgate_version();
 
