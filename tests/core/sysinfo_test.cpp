@@ -3,9 +3,9 @@
 // /etc/machine-id).
 #include "core/sysinfo.h"
 
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 namespace perfgate {
 namespace {
