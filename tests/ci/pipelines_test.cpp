@@ -218,6 +218,25 @@ TEST(CiPipelines, PerfJobsJudgeWithTheMachinesHistory) {
   EXPECT_LT(exported, gitlab.find("ctest --test-dir build -L perf"));
 }
 
+// A dedicated runner names its host before its checks run: clones of one image share
+// /etc/machine-id, and a hosted runner's name repeats across fresh VMs, so only a dedicated one.
+TEST(CiPipelines, GithubDedicatedRunnersNameTheirHost) {
+  const YAML::Node steps = load("ci/github/perfgate.yml")["jobs"]["perf"]["steps"];
+  std::size_t named = 0, gate = 0, i = 0;
+  for (const auto& step : steps) {
+    ++i;
+    const std::string run = step["run"] ? step["run"].as<std::string>() : "";
+    if (run.find("PERFGATE_HOST_ID=${{ runner.name }}") != std::string::npos) {
+      named = i;
+      ASSERT_TRUE(step["if"]);
+      EXPECT_EQ(step["if"].as<std::string>(), "matrix.dedicated");
+    }
+    if (run.find("ctest --test-dir build -L perf") != std::string::npos) gate = i;
+  }
+  ASSERT_NE(named, 0u);
+  EXPECT_LT(named, gate);
+}
+
 // Bisect: when the main-branch history gate fails (a new regression change point), a job per
 // machine class bisects the change points of its machine (ci/bisect.sh) and pushes the culprit
 // into the history branch.
