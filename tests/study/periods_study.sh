@@ -10,6 +10,7 @@
 #
 # NORMAL, SLOWED: perfgate binaries (SLOWED by tests/study/build_slowed.sh). PAIRS: how many
 # slowed and A/A checks with the history (each). AA_ONE: A/A checks without it (PAIRS). HISTORY_RUNS: 5.
+# HISTORY_SPACING_S: seconds between the history's runs (0), so they span periods as a CI's do.
 # BACKEND: for the proposal and the history's runs (vulkan for llvmpipe's cases).
 set -uo pipefail
 normal=$1 slowed=$2 out=$3 pairs=$4
@@ -35,6 +36,7 @@ for i in $(seq 1 "${HISTORY_RUNS:-5}"); do
   "$normal" run "${cases[@]}" --baselines "$out/baselines" ${BACKEND:+--backend "$BACKEND"} --color never --json "$out/history-run-$i.json" \
     > /dev/null 2>&1
   "$normal" report "$out/history-run-$i.json" --history "$out/history" --append-history > /dev/null 2>&1
+  [ "$i" -lt "${HISTORY_RUNS:-5}" ] && sleep "${HISTORY_SPACING_S:-0}"
 done
 for i in $(seq 1 "$pairs"); do
   check "slowed-history-$i" "$slowed" --history "$out/history"
