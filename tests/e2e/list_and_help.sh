@@ -2,7 +2,8 @@
 # What a newcomer reads first says what is there: `list --kernel copy` lists copy and its cases
 # only (it once listed all 27 kernels above copy's cases), and `report --help` says where JUnit
 # carries the metrics, which the JUnit written from a results file bears out (it said
-# "metrics as properties"; they are name: value lines in each testcase's system-out).
+# "metrics as properties"; they are name: value lines in each testcase's system-out), and
+# `list` names the host every result names, by the name PERFGATE_HOST_ID gives it.
 # Runs beside other tests: it lists and prints; nothing measured.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_E2E_TMP:?}"
@@ -33,4 +34,14 @@ for case in cases:
     out = case.find("system-out").text
     assert "latency_ns.median: " in out, out
 PY
-echo "OK: list narrowed to copy; JUnit metrics where --help says"
+# The host every result names: what list says is the digest of the name the environment gives.
+named=$(printf 'perfgate host named ci-runner-7' | sha256sum | cut -c1-12)
+PERFGATE_HOST_ID=ci-runner-7 "$PERFGATE" list --kernel copy >"$tmp/named.txt" 2>&1
+grep -qE "^  host +$named +\(a digest of PERFGATE_HOST_ID\)$" "$tmp/named.txt" ||
+  { cat "$tmp/named.txt"; fail "list does not name the host PERFGATE_HOST_ID gives"; }
+env -u PERFGATE_HOST_ID "$PERFGATE" list --kernel copy >"$tmp/unnamed.txt" 2>&1
+grep -E '^  host ' "$tmp/unnamed.txt" | grep -q "PERFGATE_HOST_ID names a host" ||
+  { cat "$tmp/unnamed.txt"; fail "list does not say how to name a host"; }
+grep -q "$named" "$tmp/unnamed.txt" && fail "the named host's id without the name"
+
+echo "OK: list narrowed to copy; JUnit metrics where --help says; the host named"

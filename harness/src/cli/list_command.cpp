@@ -8,6 +8,7 @@
 #include "cli/ctest_resources.h"
 #include "cli/options.h"
 #include "core/atomic_file.h"
+#include "core/sysinfo.h"
 #include "perfgate/registry.h"
 #include "perfgate/result.h"
 
@@ -26,6 +27,11 @@ void print_devices(const std::vector<Backend>& backends, const std::string& sele
     std::printf("  %-7s %s  (machine id %s%s%s)\n", std::string(to_string(b)).c_str(), f.device_name.c_str(),
                 f.machine_id.c_str(), f.driver_version.empty() ? "" : ", driver ", f.driver_version.c_str());
   }
+  // The host every result names: runners cloned from one image all say the same one here unless
+  // the environment names each (core/sysinfo.h).
+  const HostId host = this_host();
+  std::printf("  host    %s  (a digest of %s%s)\n", host.id.empty() ? "unknown" : host.id.c_str(), host.from.c_str(),
+              host.from == "PERFGATE_HOST_ID" ? "" : ", which clones of one image share: PERFGATE_HOST_ID names a host");
 }
 
 // The Vulkan devices a check could be given (list_vulkan_gpus), narrowed by --device: to the

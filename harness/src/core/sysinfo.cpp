@@ -126,20 +126,24 @@ std::string host_id_of(std::string_view named, std::string_view machine_id, std:
   return digest.substr(digest.find(':') + 1, 12);
 }
 
-static std::string host_id() {
-  const char* named = std::getenv("PERFGATE_HOST_ID");
+HostId this_host() {
+  const char* env = std::getenv("PERFGATE_HOST_ID");
+  const std::string named = env ? env : "";
   std::string machine_id;
   if (std::ifstream in("/etc/machine-id"); in) std::getline(in, machine_id);
   char hostname[256] = {};
   if (::gethostname(hostname, sizeof hostname - 1) != 0) hostname[0] = 0;
-  return host_id_of(named ? named : "", machine_id, hostname);
+  const char* from = !named.empty()        ? "PERFGATE_HOST_ID"
+                     : !machine_id.empty() ? "/etc/machine-id"
+                                           : "the hostname";
+  return {host_id_of(named, machine_id, hostname), from};
 }
 
 Fingerprint host_fingerprint() {
   Fingerprint f;
   f.cpu_model = cpu_model();
   f.cpu_threads = cpu_threads();
-  f.host_id = host_id();
+  f.host_id = this_host().id;
   f.compiler = build_identity().compiler;
   f.build_type = build_identity().build_type;
   f.build_flags = build_identity().build_flags;

@@ -38,6 +38,13 @@ void set_build_identity(const BuildIdentity& identity);
 // measured on all did), so a CI whose runners are such clones names each one, or its hosts are
 // one host to the gate. A name never digests to a machine-id's id.
 std::string host_id_of(std::string_view named, std::string_view machine_id, std::string_view hostname);
+// This host's id (host_id_of) and what it is a digest of: "PERFGATE_HOST_ID", "/etc/machine-id"
+// or "the hostname".
+struct HostId {
+  std::string id;
+  std::string from;
+};
+HostId this_host();
 // A fingerprint with the host's CPU and id and the build's compiler, type and flags filled in.
 Fingerprint host_fingerprint();
 std::string perfgate_version();
