@@ -43,17 +43,21 @@ TEST(Resolution, RunLineNamesWhoseBaselinesItWasJudgedAgainst) {
   run.cases = {judged("a", 5, "noise"), judged("b", 6, "noise"), judged("c", 7, "noise")};
   run.cases[0].baseline_origin = run.cases[1].baseline_origin = "a host it does not name";
   const std::string line = run_resolution(run);
-  EXPECT_NE(line.find("2 cases judged against baselines from a host it does not name: a change past a case's own "
-                      "allowance is named, not failed"),
+  EXPECT_NE(line.find("2 cases judged against baselines from a host it does not name: a change within its class's "
+                      "default bound"),
             std::string::npos)
       << line;
-  // Judged with the spread between the GPUs a merged baseline holds: judged, not only named.
-  run.cases[2].baseline_origin = "3 GPUs of the model";
-  const std::string gpus = run_resolution(run);
-  EXPECT_NE(gpus.find("1 case judged against baselines from 3 GPUs of the model, with the spread between "
-                      "them"),
+  // Placed by this GPU's own runs in the history: judged at that level.
+  run.cases[2].baseline_origin = "another device (gpu-0...)";
+  run.cases[2].judgements[0].level_source = "history runs";
+  const std::string placed = run_resolution(run);
+  EXPECT_NE(placed.find("1 case judged against baselines from another device (gpu-0...), at the level this one's "
+                        "own runs in the history placed"),
             std::string::npos)
-      << gpus;
+      << placed;
+  // A bound widens what the case catches: 7% allowed past a 50% bound catches 60.5%.
+  run.cases[2].judgements[0].level_bound_pct = 50;
+  EXPECT_EQ(case_resolution(run.cases[2]), "60% noise");
   run.cases[0].baseline_origin = run.cases[1].baseline_origin = run.cases[2].baseline_origin = "";
   EXPECT_EQ(run_resolution(run).find("judged against baselines from"), std::string::npos);
 }

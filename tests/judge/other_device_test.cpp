@@ -1,7 +1,8 @@
 // A case checked on another device or host than the one its baseline's runs measured keeps its
-// own allowance, and a change past it is named and left inconclusive rather than called a
-// regression: no run has measured how the two differ. On the baseline's own device and host the
-// same change regresses. Seeded synthetic samples.
+// own allowance, and a change within how far devices or hosts of its class differ is named and
+// left inconclusive rather than called a regression or a pass: no run has measured how the two
+// differ (judge/device_level.h). On the baseline's own device and host the same change regresses.
+// Seeded synthetic samples.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -61,11 +62,14 @@ TEST(OtherDevice, TheSameShiftOnTheBaselinesGpuRegresses) {
   EXPECT_EQ(r.judgements[0].threshold_source, "noise");
 }
 
-TEST(OtherDevice, AChangeWithinItsOwnAllowancePassesAnywhere) {
+TEST(OtherDevice, AChangeWithinItsOwnAllowanceIsNamedWhereNothingPlacedTheDevice) {
   std::mt19937_64 rng(13);
   CaseResult r = layernorm_measured(rng, 10005);
   judge_against(r, layernorm_baseline(rng, "2614b9718d0afb6f"), measured_only(), gpu("ebf3a9ee66184672"));
-  EXPECT_EQ(r.verdict, Verdict::pass) << r.message;
+  // Within its allowance here, but this GPU's own level may lie anywhere in what GPUs of the
+  // model differ by: no pass claims more than was measured.
+  EXPECT_EQ(r.verdict, Verdict::inconclusive) << r.message;
+  EXPECT_TRUE(r.judgements.at(0).named);
 }
 
 TEST(OtherHost, AHostChangeIsNamed) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "judge/candidate_merge.h"
+#include "judge/device_level.h"
 #include "judge/gpu_judge_fixture.h"
 #include "judge/history_noise.h"
 #include "judge/judge_case.h"
@@ -74,16 +75,18 @@ TEST(Periods, OnlyANamedChangeIsNotMeasuredAgain) {
   Judgement named;
   named.verdict = Verdict::inconclusive;
   named.threshold_source = "another host";
-  named.p_value = 1e-6;
-  EXPECT_TRUE(only_named({named}, 0.01));
+  named.named = true;
+  EXPECT_TRUE(only_named({named}));
   Judgement busy = named;
+  busy.named = false;
   busy.too_busy = true;  // the load may pass: measured again
-  EXPECT_FALSE(only_named({named, busy}, 0.01));
+  EXPECT_FALSE(only_named({named, busy}));
   Judgement unsure = named;
-  unsure.threshold_source = "noise";  // past its allowance, not significant: more samples decide
-  EXPECT_FALSE(only_named({unsure}, 0.01));
+  unsure.named = false;  // past its allowance, not significant: more samples decide
+  unsure.threshold_source = "noise";
+  EXPECT_FALSE(only_named({unsure}));
   Judgement passed;
-  EXPECT_FALSE(only_named({passed}, 0.01)) << "nothing inconclusive, nothing named";
+  EXPECT_FALSE(only_named({passed})) << "nothing inconclusive, nothing named";
 }
 
 TEST(Periods, OnePeriodsBaselineNamesAChangePastItsAllowance) {
@@ -94,12 +97,30 @@ TEST(Periods, OnePeriodsBaselineNamesAChangePastItsAllowance) {
   ASSERT_EQ(r.judgements.size(), 1u);
   EXPECT_EQ(r.judgements[0].threshold_source, "one period");
   EXPECT_LT(r.judgements[0].threshold_pct, 3.0) << "the allowance stays the runs' own";
+  EXPECT_DOUBLE_EQ(r.judgements[0].level_bound_pct, kPeriodsOfHostBoundPct);
   EXPECT_EQ(r.baseline_origin, "one period of this host");
   EXPECT_NE(r.message.find("--history, 5 gated runs; 0 so far"), std::string::npos) << r.message;
-  // Significant and only named: more samples of this check cannot decide it (not measured again).
-  EXPECT_TRUE(only_named(r.judgements, 0.01));
-  EXPECT_FALSE(only_named(r.judgements, 1e-300)) << "not significant: more samples may decide";
+  // Within the bound: more samples of this check cannot decide it (not measured again).
+  EXPECT_TRUE(r.judgements[0].named);
+  EXPECT_TRUE(only_named(r.judgements));
   EXPECT_NE(r.message.find("baseline merge"), std::string::npos) << r.message;
+}
+
+TEST(Periods, A2xSlowdownPastTheBoundFailsOnAOnePeriodBaseline) {
+  std::mt19937_64 rng(47);
+  CaseResult r = period_measured(rng, 20000);  // 2x: past anything a period was seen to move
+  judge_against(r, period_baseline(rng, 1), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(r.verdict, Verdict::regressed) << r.message;
+  EXPECT_FALSE(r.judgements.at(0).named);
+  EXPECT_NE(r.judgements[0].reason.find("past the 50%"), std::string::npos) << r.judgements[0].reason;
+  CaseResult faster = period_measured(rng, 5000);
+  judge_against(faster, period_baseline(rng, 1), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(faster.verdict, Verdict::improved) << faster.message;
+  // Just inside the bound's far side: named, not failed.
+  CaseResult inside = period_measured(rng, 14500);
+  judge_against(inside, period_baseline(rng, 1), gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(inside.verdict, Verdict::inconclusive) << inside.message;
+  EXPECT_TRUE(inside.judgements.at(0).named);
 }
 
 TEST(Periods, WithinItsAllowanceAOnePeriodBaselinePasses) {

@@ -66,7 +66,9 @@ struct Judgement {
   // The regression allowed: the smallest change this case can fail on, on this machine (its
   // resolution), and where it comes from: "floor" (min_allowed_pct), "noise" (noise_factor x
   // the baseline's run-to-run sigma), "fixed" (max_regression_pct) or "unstable" (the runs
-  // were multimodal or drifting, so the allowance covers what they showed).
+  // were multimodal or drifting, so the allowance covers what they showed); a named change (one
+  // within its level's bound) has the source its bound is named by: "another device", "another
+  // host", "one period".
   // Past an absolute floor (threshold_source "absolute floor"): how much worse than the baseline
   // the floor lies, 0 where the baseline is past it too or there is none.
   double threshold_pct = 0;
@@ -84,6 +86,17 @@ struct Judgement {
   // The absolute floor (or limit) the median fell past ("absolute floor"), in the metric's unit;
   // 0 none. Last, so that aggregate initializers of the fields above stay as they are.
   double floor = 0;
+  // Where the level judged against came from (judge/device_level.h): "baseline runs", "history
+  // runs" (this device's gated runs placed it), "device spread" or "default bound" (nothing placed
+  // this device or host: how far those of its class have been seen to differ bounds it); and how
+  // far this device's level may lie from it, %, and the offset applied, %. A change within the
+  // bound is named (inconclusive, `named`), past it judged as any change.
+  std::string level_source;
+  double level_bound_pct = 0;
+  double level_offset_pct = 0;
+  // Inconclusive because it lies within the bound of a level nothing placed: more samples of
+  // this check cannot decide it (judge/verdict.h, only_named).
+  bool named = false;
 };
 
 // A measurement made to confirm a regression, in a fresh state: its verdict and the change of

@@ -156,8 +156,10 @@ void run_backend(const RunFlags& flags, Backend backend, const std::vector<CaseS
   StoredSource source(device, thresholds, flags.no_judge ? nullptr : &baselines, peaks);
   if (check_output) source.sample_for_verdicts();
   if (!flags.history_dir.empty() && !flags.no_judge)
+    // A GPU is told by its uuid; a device on the host's cores (the CPU, llvmpipe) by its host.
     source.judge_with_history(history_noise(read_all_history(flags.history_dir, device.fingerprint().machine_id),
-                                            thresholds, device.fingerprint().device_uuid, device.fingerprint().host_id));
+                                            thresholds, device.is_gpu() ? device.fingerprint().device_uuid : "",
+                                            device.fingerprint().host_id));
   source.measure_fresh_with([&flags](const CaseSpec& spec, std::uint64_t seed, const SamplingSettings& sampling) {
     return measure_in_fresh_process(flags, spec, seed, sampling);
   });

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "perfgate/run_summary.h"
@@ -22,13 +24,35 @@ std::string pct_text(double pct) {
   return text;
 }
 
-// The main judgement's allowance of every case judged against a baseline.
+// The smallest change a judgement fails on: its allowance, and where its level is bounded
+// (judge/device_level.h) that allowance past the bound's far edge.
+double catches_pct(const Judgement& j) {
+  return j.level_bound_pct > 0 ? 100 * ((1 + j.threshold_pct / 100) * (1 + j.level_bound_pct / 100) - 1)
+                               : j.threshold_pct;
+}
+
+// The main judgement's resolution of every case judged against a baseline.
 std::vector<double> judged_allowances(const RunResult& run) {
   std::vector<double> allowed;
   for (const CaseResult& c : run.cases)
-    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty())
-      allowed.push_back(j->threshold_pct);
+    if (const Judgement* j = main_judgement(c); j && !resolution_text(*j).empty()) allowed.push_back(catches_pct(*j));
   return allowed;
+}
+
+// What a run judged against baselines from elsewhere means, by where its level came from.
+std::string origin_meaning(const std::string& where, const std::string& level_source) {
+  if (where.starts_with("one period"))
+    return ": a change past a case's own allowance is named, not failed, within how far a shared host's level has "
+           "been seen to move between periods, until this host's history (--history) or a merge of another "
+           "period's proposal has measured its moves; past that it is judged";
+  if (level_source == "history runs") return ", at the level this one's own runs in the history placed";
+  const std::string place = ": 5 runs of this one in the history (--history) at the baseline's kernel source place it";
+  if (level_source == "device spread")
+    return ": a change within the spread measured between its GPUs or hosts is named, not failed; past it, judged" +
+           place;
+  return ": a change within its class's default bound (GPUs of one model 10%, hosts of a class 50%) is named, not "
+         "failed; past it, judged" +
+         place;
 }
 
 }  // namespace
@@ -40,8 +64,7 @@ std::string resolution_text(double allowed_pct, const std::string& source) {
 std::string resolution_text(const Judgement& j) {
   if (j.baseline_median == 0 || j.threshold_pct <= 0) return "";
   // Results written before resolutions had sources still show their threshold.
-  return j.threshold_source.empty() ? pct_text(j.threshold_pct)
-                                    : resolution_text(j.threshold_pct, j.threshold_source);
+  return j.threshold_source.empty() ? pct_text(catches_pct(j)) : resolution_text(catches_pct(j), j.threshold_source);
 }
 
 std::string case_resolution(const CaseResult& result) {
@@ -63,20 +86,17 @@ std::string run_resolution(const RunResult& run) {
   std::string line = "this gate catches >= " + pct_text(middle_of(allowed)) + " (median over " +
                      std::to_string(allowed.size()) + " judged cases, " + pct_text(*lo) + " to " +
                      pct_text(*hi) + "; " + sources + ") on " + run.fingerprint.machine_id;
-  // Baselines measured elsewhere (judge/judge_case.cpp): whose they were, and what that means.
-  std::map<std::string, int> origins;
+  // Baselines measured elsewhere (judge/judge_case.cpp): whose they were, where each case's level
+  // came from, and what that means.
+  std::map<std::pair<std::string, std::string>, int> origins;
   for (const CaseResult& c : run.cases)
-    if (!c.baseline_origin.empty()) origins[c.baseline_origin]++;
-  for (const auto& [where, count] : origins)
+    if (!c.baseline_origin.empty()) {
+      const Judgement* j = main_judgement(c);
+      origins[{c.baseline_origin, j ? j->level_source : ""}]++;
+    }
+  for (const auto& [origin, count] : origins)
     line += "; " + std::to_string(count) + (count == 1 ? " case" : " cases") + " judged against baselines from " +
-            where +
-            (where.ends_with("GPUs of the model") || where.ends_with("hosts of the class")
-                 ? ", with the spread between them: a proposal on this one judges it finer"
-             : where.starts_with("one period")
-                 ? ": a change past a case's own allowance is named, not failed, until this host's history "
-                   "(--history) or a merge of another period's proposal has measured its moves between periods"
-                 : ": a change past a case's own allowance is named, not failed, until this one's runs are in its "
-                   "baseline");
+            origin.first + origin_meaning(origin.first, origin.second);
   // An allowance that followed the load (judge/load_allowance.h): this run saw less than a quiet one.
   if (auto busy = by_source.find("load"); busy != by_source.end())
     line += "; busy machine: " + std::to_string(busy->second) + (busy->second == 1 ? " case" : " cases") +

@@ -71,7 +71,7 @@ class StoredMeasurement : public CaseMeasurement {
     if (measurements_ == 0) return false;
     judge();
     return criterion_.is_finished(measurements_, result_.verdict,
-                                  only_named(result_.judgements, case_->thresholds.significance));
+                                  only_named(result_.judgements));
   }
 
   CaseResult conclude() override {

@@ -30,8 +30,16 @@ std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint
                                                   const ThresholdSet& thresholds, const std::string& device_uuid,
                                                   const std::string& host_id) {
   std::vector<HistoryPoint> own;
-  for (const HistoryPoint& p : points)
-    if (device_uuid.empty() || p.device_uuid.empty() || p.device_uuid == device_uuid) own.push_back(p);
+  for (const HistoryPoint& p : points) {
+    const bool mine = !device_uuid.empty() ? p.device_uuid.empty() || p.device_uuid == device_uuid
+                                           : host_id.empty() || p.host_id.empty() || p.host_id == host_id;
+    if (mine) own.push_back(p);
+  }
+  // The runs that say where this one's level lies name it (older lines name no device or host).
+  std::vector<HistoryPoint> named;
+  for (const HistoryPoint& p : own)
+    if (!device_uuid.empty() ? p.device_uuid == device_uuid : !host_id.empty() && p.host_id == host_id)
+      named.push_back(p);
   std::map<std::string, HistoryNoise> out;
   // Between GPUs: every run of the machine that names its GPU, grouped by case and GPU; on a CPU
   // between hosts likewise.
@@ -56,6 +64,7 @@ std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint
       n.devices = std::move(across);
     }
   }
+  for (auto& [case_id, runs] : history_by_case(named)) out[case_id].own_runs = std::move(runs);
   for (const CaseHistory& h : analyse_history(own, thresholds, nullptr, {})) {
     // The newest runs, steps and all: a step moves one difference of neighbouring runs, which
     // series_noise_pct's 75th percentile does not follow once there are enough of them (a

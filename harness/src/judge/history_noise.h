@@ -38,6 +38,10 @@ struct HistoryNoise {
   // never measured is judged with, where the baseline holds no such spread of its own (a CI lent
   // any GPU of a pool, or a fresh VM per job, appends each run).
   std::optional<DeviceSpread> devices;
+  // This device's (or on a CPU this host's) gated runs of the case, oldest first, whatever their
+  // kernel source: those at its baseline's place this device's level where the baseline's runs
+  // measured another (judge/device_level.h).
+  std::vector<HistoryPoint> own_runs;
 };
 
 inline constexpr double kModesMargin = 1.5;
@@ -46,12 +50,14 @@ inline constexpr double kModesMargin = 1.5;
 // apart_pct where that is larger) and, in `why`, the factor and what it multiplies.
 double history_allowed_pct(const HistoryNoise& noise, double noise_factor, std::string* why);
 
-// Per case id, for the cases of `points` (one machine's history) with at least kHistoryNoiseRuns
-// runs, or runs on kDeviceSpreadDevices GPUs or more (then `runs` may be fewer: only `devices`
-// speaks). Where `device_uuid` is given, only the runs of that device count for its own noise (a
-// host's GPUs each have their own). Throws Error for a thresholds problem.
-// `host_id`: on a CPU (no device), the host the check runs on; its history's hosts are then what
-// the spread between is measured over (a CI's VMs of one class, each job another).
+// Per case id, for the cases of `points` (one machine's history) with runs of this device or host
+// (`runs` counts them where they are at least kHistoryNoiseRuns, else 0), or runs on
+// kDeviceSpreadDevices GPUs or more (then only `devices` speaks). Where `device_uuid` is given,
+// only the runs of that device count for its own noise (a host's GPUs each have their own); on a
+// CPU (no device) only the runs of `host_id` (each VM of a class has its own level), and the
+// history's hosts are what the spread between is measured over (a CI's VMs of one class, each job
+// another). Runs that name no device or host (older lines) count as this one's. Throws Error for a
+// thresholds problem.
 std::map<std::string, HistoryNoise> history_noise(const std::vector<HistoryPoint>& points,
                                                   const ThresholdSet& thresholds, const std::string& device_uuid,
                                                   const std::string& host_id = "");

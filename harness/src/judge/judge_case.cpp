@@ -1,5 +1,7 @@
 #include "judge/judge_case.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "core/cpu_wait.h"
+#include "judge/device_level.h"
 #include "judge/device_spread.h"
 #include "judge/verdict.h"
 #include "perfgate/metric_names.h"
@@ -49,48 +52,88 @@ void drop_raw_when_calibrated(std::vector<Judgement>& judgements) {
 
 // Where the baseline was measured against where this check runs: another GPU of the model (its
 // uuid), or another host (Fingerprint::host_id; a baseline approved before hosts were recorded
-// names none). Its runs all come from one device of one host, so the spread between that one and
-// this one is unmeasured: the check says so instead of borrowing another machine's number.
-std::optional<Elsewhere> elsewhere(const BaselineCase& baseline, const Fingerprint& current) {
+// names none). Where the host's cores keep the time (a CPU, llvmpipe: `host_clocked`) the host is
+// what differs, whatever uuid the driver reports (llvmpipe's is the same on every host). Where none of the baseline's runs measured
+// this one, its level is placed by its own runs in the history, or bounded (placed_level).
+struct Origin {
+  std::string source;  // "another device" | "another host"
+  std::string where;   // "another device (2614b971...)", "another host (a1b2c3d4e5f6)", ...
+};
+std::optional<Origin> elsewhere(const BaselineCase& baseline, const Fingerprint& current, bool host_clocked) {
   const Fingerprint& then = baseline.fingerprint;
-  const std::string unmeasured = " of " + current.machine_id +
-                                 ", and no run has measured how the two differ; propose a baseline on this one "
-                                 "to judge here";
-  if (!then.device_uuid.empty() && !current.device_uuid.empty()) {
+  if (!host_clocked && !then.device_uuid.empty() && !current.device_uuid.empty()) {
     // One GPU is one GPU whichever host it sits in (a merged baseline's runs name their GPU, not
     // their host).
     if (then.device_uuid == current.device_uuid) return std::nullopt;
-    const std::string where = "another device (" + then.device_uuid.substr(0, 8) + "...)";
-    return Elsewhere{"another device", where,
-                     "its baseline was measured on " + where + unmeasured +
-                         " (or `baseline merge` proposals of three or more GPUs, or judge with a history, "
-                         "--history, whose runs name three or more: any GPU is then judged with their spread)"};
+    return Origin{"another device", "another device (" + then.device_uuid.substr(0, 8) + "...)"};
   }
   if (current.host_id.empty() || then.host_id == current.host_id) return std::nullopt;
-  const std::string where = then.host_id.empty() ? "a host it does not name" : "another host (" + then.host_id + ")";
-  return Elsewhere{"another host", where,
-                   "its baseline was measured on " + where +
-                       (then.host_id.empty() ? " (approved before hosts were recorded)" : "") + unmeasured +
-                       " (or judge with a history, --history, whose runs name three or more hosts of it)"};
+  return Origin{"another host", then.host_id.empty() ? "a host it does not name" : "another host (" + then.host_id + ")"};
+}
+
+// The level a check on a device or host none of its baseline's runs measured is judged against
+// (judge/device_level.h): placed by this one's own gated runs in the history at the baseline's
+// kernel source, else bounded by the spread between the devices or hosts the baseline or the
+// history measured (`across`), else by the default bound of its class.
+Level placed_level(const BaselineCase& baseline, const Origin& origin, const std::string& metric,
+                   const HistoryNoise* history, const Fingerprint& current, const std::optional<DeviceSpread>& across,
+                   double noise_factor) {
+  const bool device = origin.source == "another device";
+  const std::string self = device ? "this GPU" : "this host";
+  Level level;
+  level.named_as = origin.source;
+  const std::vector<const HistoryPoint*> runs =
+      history ? offset_runs(history->own_runs, baseline, current.driver_version) : std::vector<const HistoryPoint*>{};
+  if (auto offset = device_offset(runs, baseline, metric, self)) {
+    level.source = "history runs";
+    level.ratio = offset->ratio;
+    level.bound_pct = offset->bound_pct;
+    level.why = offset->why + "; more runs tighten it";
+    return level;
+  }
+  const int missing = kOffsetRuns - static_cast<int>(runs.size());
+  const std::string tightens =
+      history ? fmt::format("{} more run{} of {} at the baseline's kernel source{} in the history place it", missing,
+                            missing == 1 ? "" : "s", self, device ? " and this driver" : "")
+              : fmt::format("judge with the history (--history): {} runs of {} at the baseline's kernel source place it",
+                            kOffsetRuns, self);
+  if (across) {
+    level.source = "device spread";
+    level.bound_pct = noise_factor * across->bound_pct;
+    level.why = fmt::format("{:g} x {}, how far {} differ; {}", noise_factor, across->why,
+                            device ? "GPUs of the model" : "hosts of the class", tightens);
+    return level;
+  }
+  level.source = "default bound";
+  level.bound_pct = device ? kDevicesOfModelBoundPct : kHostsOfClassBoundPct;
+  level.why = fmt::format("its baseline was measured on {} of {}, and nothing has measured how far {} differ: "
+                          "{:g}%, the default bound (docs/measuring.md); {}",
+                          origin.where, current.machine_id, device ? "GPUs of the model" : "hosts of the class",
+                          level.bound_pct, tightens);
+  return level;
 }
 
 // A baseline of one period (one proposal: runs minutes apart) on a machine whose cores the host
 // shares: how far the case's level moves between periods (a neighbour's load, a reboot, hours)
 // is what its runs cannot show, and what the machine has not measured yet. Past the case's own
-// allowance the change is named until this host's history (kHistoryNoiseRuns gated runs) or a
-// merge of proposals from other periods has measured it. On the 2-vCPU VMs calibrated compute-
-// and latency-bound cases moved up to +36.9% against their reference over 45 minutes, memory-bound
-// ones +7.0%, llvmpipe's 18% and 47%, where their proposals' runs agreed to a few per cent.
-// A GPU's own clock is left to its runs: no neighbour shares it, and on one H200 after its own
-// proposal 1 of 858 whole-suite A/A case checks moved past its allowance (docs/performance.md).
-std::optional<Elsewhere> one_period(const BaselineCase& baseline, bool gpu_clock, const HistoryNoise* history) {
+// allowance a change within kPeriodsOfHostBoundPct is named until this host's history
+// (kHistoryNoiseRuns gated runs) or a merge of proposals from other periods has measured it;
+// past that it is judged. A GPU's own clock is left to its runs: no neighbour shares it, and on
+// one H200 after its own proposal 1 of 858 whole-suite A/A case checks moved past its allowance
+// (docs/performance.md).
+std::optional<Level> one_period(const BaselineCase& baseline, bool gpu_clock, const HistoryNoise* history) {
   if (gpu_clock || baseline.periods > 1 || (history && history->runs >= kHistoryNoiseRuns)) return std::nullopt;
   const int runs = history ? history->runs : 0;
-  return Elsewhere{"one period", "one period of this host",
-                   "its baseline's runs are one period's (one proposal) and this host's moves between periods "
-                   "are not measured yet: judge with its history (--history, " +
-                       std::to_string(kHistoryNoiseRuns) + " gated runs; " + std::to_string(runs) +
-                       " so far), or `baseline merge` a proposal of another period"};
+  Level level;
+  level.bound_pct = kPeriodsOfHostBoundPct;
+  level.named_as = "one period";
+  level.passes_within = true;
+  level.why = fmt::format("its baseline's runs are one period's (one proposal) and this host's moves between periods "
+                          "are not measured yet, past {:g}% (how far a shared host's level has been seen to move) "
+                          "judged: judge with its history (--history, {} gated runs; {} so far), or `baseline merge` "
+                          "a proposal of another period",
+                          kPeriodsOfHostBoundPct, kHistoryNoiseRuns, runs);
+  return level;
 }
 
 // The share of its baseline's time that latency_ns's min_change is: the finest change the timer
@@ -189,15 +232,10 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
   const bool gpu_clock = baseline ? kept_by_gpu_clock(baseline->backend, baseline->calibration_reference)
                                   : kept_by_gpu_clock(result.backend, result.calibration_reference);
   const CaseShape shape{result.fits_in_cache, bound_by_memory(bound), gpu_clock};
-  const std::optional<Elsewhere> origin = baseline ? elsewhere(*baseline, current) : std::nullopt;
+  const bool host_clocked = baseline && !gpu_clock && !baseline->backend.empty();
+  const std::optional<Origin> origin = baseline ? elsewhere(*baseline, current, host_clocked) : std::nullopt;
   result.baseline_origin = origin ? origin->where : "";
-  // Another GPU or host than its baseline's runs, where they or the history span enough GPUs of
-  // the model (or hosts of the class) to say how far one apart may be (judge/device_spread.h):
-  // judged with that spread rather than only named.
-  const bool unseen_device = origin && origin->source == std::string("another device");
-  const bool unseen_host = origin && origin->source == std::string("another host");
-  const std::optional<Elsewhere> period =
-      baseline && !origin ? one_period(*baseline, gpu_clock, history) : std::nullopt;
+  const std::optional<Level> period = baseline && !origin ? one_period(*baseline, gpu_clock, history) : std::nullopt;
   const double time_resolution = baseline ? time_resolution_pct(*baseline, thresholds) : 0;
   for (const auto& [metric, given] : thresholds.metrics) {
     if (!given.judged()) continue;
@@ -205,8 +243,9 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
     if (baseline) allow_pooled_spread(threshold, baseline->device_run_medians, metric, thresholds.noise_factor);
     // The machine's own record of the case's time, where its history holds one: for that time and
     // the rates of it (work over the same time), in place of the floors.
-    if (history && history->runs >= kHistoryNoiseRuns && threshold.relative() &&
-        (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric))) {
+    const bool history_speaks =
+        history && (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric));
+    if (history_speaks && history->runs >= kHistoryNoiseRuns && threshold.relative()) {
       threshold.history_allowed_pct =
           history_allowed_pct(*history, thresholds.noise_factor, &threshold.history_why);
     }
@@ -222,29 +261,24 @@ void judge_against(CaseResult& result, const std::optional<BaselineCase>& baseli
       const double resolved = std::abs(median(pooled(*runs))) * time_resolution / 100;
       threshold.min_change = std::max(threshold.min_change.value_or(0.0), resolved);
     }
-    // A fixed allowance already stands for whatever the machine does between periods.
-    std::optional<Elsewhere> judged_origin = origin ? origin : threshold.max_regression_pct ? std::nullopt : period;
-    if (!origin && judged_origin) result.baseline_origin = judged_origin->where;
-    std::optional<DeviceSpread> across;
-    if (runs && (unseen_device || unseen_host)) {
-      if (unseen_device) across = device_spread(*baseline, metric);
-      // The history's GPUs where the baseline's own runs name too few: the same spread, measured
-      // on the gated runs CI appended from whichever GPU it was lent.
-      if (!across && history && history->devices &&
-          (metric == history->metric || metric == metric::latency_ns || is_rate_of_latency(metric)))
-        across = history->devices;
-    }
-    if (across) {
-      threshold.devices_allowed_pct = thresholds.noise_factor * across->bound_pct;
-      threshold.devices_why = across->why;
-      judged_origin.reset();
-      result.baseline_origin =
-          std::to_string(across->devices) + (unseen_device ? " GPUs of the model" : " hosts of the class");
+    // Where the level judged against comes from, and how far this device's may lie from it. A
+    // fixed allowance already stands for whatever the machine does between periods.
+    Level level;
+    if (runs && origin) {
+      // The spread between the GPUs of the model (or hosts of the class) the baseline's runs
+      // measured, else those the history's gated runs name (a CI lent any GPU of a pool, or a
+      // fresh VM per job, appends each run).
+      std::optional<DeviceSpread> across;
+      if (origin->source == "another device") across = device_spread(*baseline, metric);
+      if (!across && history_speaks && history->devices) across = history->devices;
+      level = placed_level(*baseline, *origin, metric, history, current, across, thresholds.noise_factor);
+    } else if (period && !threshold.max_regression_pct) {
+      level = *period;
+      result.baseline_origin = "one period of this host";
     }
     if (runs) {
       result.judgements.push_back(judge_metric(metric, measured->second.samples, *runs, threshold,
-                                               thresholds.significance, thresholds.noise_factor,
-                                               judged_origin,
+                                               thresholds.significance, thresholds.noise_factor, level,
                                                spread_of(result, *baseline, metric)));
     } else if (auto floor = judge_floor(metric, measured->second.samples, threshold)) {
       result.judgements.push_back(*floor);

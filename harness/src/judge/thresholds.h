@@ -89,11 +89,6 @@ struct MetricThreshold {
   // cannot see; `history_why` says where it came from.
   std::optional<double> history_allowed_pct;
   std::string history_why;
-  // A check on a device none of its baseline's runs measured, where those runs span enough
-  // devices of the machine id (judge/device_spread.h): noise_factor x the bound of the spread
-  // between them, the least it is allowed; `devices_why` says so.
-  std::optional<double> devices_allowed_pct;
-  std::string devices_why;
   // A check on one of several GPUs its baseline's runs measured: noise_factor x the bound of the
   // spread of each GPU's runs about their own level, pooled over them (judge/device_spread.h),
   // the least it is allowed; `pooled_why` says so.

@@ -103,11 +103,6 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
     a.source = "pooled";
     a.why = printf_string("%g x ", noise_factor) + threshold.pooled_why + "; this GPU's " + sigma;
   }
-  if (threshold.devices_allowed_pct && *threshold.devices_allowed_pct > a.pct) {
-    a.pct = *threshold.devices_allowed_pct;
-    a.source = "devices";
-    a.why = printf_string("%g x ", noise_factor) + threshold.devices_why + "; " + a.why;
-  }
   if (noise.unstable) {
     // Runs in separate modes, or drifting, are not Gaussian: the allowance covers the span the
     // runs showed, with half again as margin.
@@ -169,8 +164,11 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<Elsewhere>& elsewhere, const std::optional<CheckSpread>& spread) {
-  const std::vector<double> pooled = perfgate::pooled(baseline_runs);
+                       const Level& level, const std::optional<CheckSpread>& spread) {
+  std::vector<double> pooled = perfgate::pooled(baseline_runs);
+  // This device's level, where its own runs in the history placed it (judge/device_level.h).
+  if (level.ratio != 1)
+    for (double& x : pooled) x *= level.ratio;
   if (current.empty() || pooled.empty()) {
     Judgement j = judge_floor(metric, current, threshold).value_or(Judgement{});
     j.metric = std::move(metric);
@@ -189,6 +187,9 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   j.metric = std::move(metric);
   j.current_median = median(current);
   j.baseline_median = median(pooled);
+  j.level_source = level.source;
+  j.level_bound_pct = level.bound_pct;
+  j.level_offset_pct = 100 * (level.ratio - 1);
   const bool higher = threshold.higher_is_better();
   j.change_pct = 100 * (worse_ratio(j.current_median, j.baseline_median, higher) - 1);
   const RunNoise noise =
@@ -263,20 +264,35 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
         threshold.has_floor() ? "; floor " + format_metric_value(j.metric, *threshold.floor) + " met)" : ")";
     return j;
   }
-  if (std::abs(j.change_pct) <= j.threshold_pct) {
+  // Where this device's level may lie from the one judged against (judge/device_level.h), the
+  // change is read at the edges of that bound: `near` is what it is at the least, `far` at the most.
+  const double bound = 1 + level.bound_pct / 100, ratio = 1 + j.change_pct / 100;
+  const double near_pct = 100 * (ratio / bound - 1), far_pct = 100 * (ratio * bound - 1);
+  // The change at the edge of the bound nearest no change: what this device moved at the least.
+  const double least_pct = j.change_pct >= 0 ? std::max(near_pct, 0.0) : std::min(far_pct, 0.0);
+  const bool within_allowance = level.bound_pct == 0 || level.passes_within
+                                    ? std::abs(j.change_pct) <= j.threshold_pct
+                                    : far_pct <= j.threshold_pct && near_pct >= -j.threshold_pct;
+  if (within_allowance) {
     j.reason = medians + detail;
+    if (level.bound_pct > 0 && !level.passes_within)
+      j.reason += printf_string(", within it wherever this device sits in the %.2g%% ", level.bound_pct) +
+                  "its level may lie from the baseline's";
     return j;
   }
   const double absolute_change = std::abs(j.current_median - j.baseline_median);
-  if (threshold.min_change && absolute_change <= *threshold.min_change) {
+  if (threshold.min_change && absolute_change <= *threshold.min_change &&
+      (level.bound_pct == 0 || level.passes_within)) {
     j.reason = medians + " but by " + format_metric_value(j.metric, absolute_change) +
                ", within min_change " + format_metric_value(j.metric, *threshold.min_change);
     return j;
   }
   // The check's own rounds called for more than load_max_pct: the machine moved the case against
-  // its reference further than the cap covers, so a change past the cap is no evidence either
-  // way (beside a busy loop on the 2-core VM an A/A check of copy n=2^20 read +175% with a 92%
-  // spread, its fresh process +166%). Measured again while so; inconclusive if it stays so.
+  // its reference further than the cap covers, so a change within what they called for is no
+  // evidence either way (beside a busy loop on the 2-core VM an A/A check of copy n=2^20 read
+  // +175% with a 92% spread, its fresh process +166%). Measured again while so; inconclusive if
+  // it stays so. Not bounded by what the load called for, as a level is: that A/A check's spread
+  // called for 138% and it read +175%, so no bound measured yet lies short of a 2x slowdown.
   if (allowance.load_wanted_pct > j.threshold_pct) {
     j.verdict = Verdict::inconclusive;
     j.too_busy = true;
@@ -288,33 +304,45 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     return j;
   }
 
-  // Measured on another device or host than its baseline, with no run measuring the spread
-  // between them: past this machine's own allowance the change may be that device's or host's
-  // level, so it is named, never called a regression.
-  if (elsewhere) {
+  // Within the bound of a level nothing placed: the change may be this device's or host's own
+  // level, so it is named, never called a regression (nor, but for one period, a pass).
+  if (level.bound_pct > 0 && std::abs(least_pct) <= j.threshold_pct) {
     j.verdict = Verdict::inconclusive;
-    j.threshold_source = elsewhere->source;
-    j.reason = medians + detail + ", not judged past it: " + elsewhere->why;
+    j.named = true;
+    j.threshold_source = level.named_as;
+    j.reason = medians + detail + printf_string(", not judged within %.2g%% of it: ", level.bound_pct) + level.why;
     return j;
   }
 
-  // Past the threshold: both tests must agree that it is real. The interval is of
-  // current / baseline, so "worse" is above 1 for lower-is-better and below 1 otherwise.
+  // Past the threshold (and the level's bound): both tests must agree that it is real. The
+  // interval is of current / baseline, so "worse" is above 1 for lower-is-better and below 1
+  // otherwise; against a bound, beyond the bound's edge on that side.
   const bool worse = j.change_pct > 0;
   const Interval ci = bootstrap_median_ratio(current, pooled, 1 - significance, seed_from(current, pooled));
-  const bool above_one = ci.low > 1, below_one = ci.high < 1;
-  const bool ci_agrees = (worse == !higher) ? above_one : below_one;
+  const bool ratio_up = worse == !higher;  // the ratio current / baseline above 1
+  const bool ci_agrees = ratio_up ? ci.low > bound : ci.high < 1 / bound;
+  if (level.bound_pct > 0) {
+    // Significant against the edge of the bound, not against no change.
+    std::vector<double> edge = pooled;
+    for (double& x : edge) x *= ratio_up ? bound : 1 / bound;
+    j.p_value = mann_whitney_p(current, edge);
+  }
   const bool rank_agrees = j.p_value < significance;
+  const std::string past = level.bound_pct > 0
+                               ? printf_string(", past the %.2g%% ", level.bound_pct) + "its level may lie (" + level.why +
+                                     ")"
+                               : "";
   if (rank_agrees && ci_agrees) {
     j.verdict = worse ? Verdict::regressed : Verdict::improved;
-    j.reason = medians + detail + (worse ? "" : "; a new baseline can be proposed");
+    j.reason = medians + detail + past + (worse ? "" : "; a new baseline can be proposed");
     return j;
   }
   j.verdict = Verdict::inconclusive;
-  j.reason = medians + detail + ", not significant: " +
+  j.reason = medians + detail + past + ", not significant: " +
              (rank_agrees
                   ? printf_string("the %g%% interval of the median ratio", 100 * (1 - significance)) +
-                        printf_string(" [%.3g", ci.low) + printf_string(", %.3g] includes no change", ci.high)
+                        printf_string(" [%.3g", ci.low) + printf_string(", %.3g] ", ci.high) +
+                        (level.bound_pct > 0 ? "reaches into the bound" : "includes no change")
                   : printf_string("p is not below %g", significance));
   return j;
 }
@@ -326,14 +354,12 @@ Verdict combine(const std::vector<Judgement>& judgements) {
   return worst;
 }
 
-bool only_named(const std::vector<Judgement>& judgements, double significance) {
+bool only_named(const std::vector<Judgement>& judgements) {
   bool named = false;
   for (const Judgement& j : judgements) {
     if (j.floor != 0) return false;  // more samples could still cross an absolute floor
     if (j.verdict != Verdict::inconclusive) continue;
-    const bool elsewhere = j.threshold_source == "one period" || j.threshold_source == "another host" ||
-                           j.threshold_source == "another device";
-    if (!elsewhere || j.too_busy || j.p_value >= significance) return false;
+    if (!j.named) return false;
     named = true;
   }
   return named;

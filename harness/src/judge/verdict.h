@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "judge/device_level.h"
 #include "judge/thresholds.h"
 #include "perfgate/result.h"
 #include "stats/check_spread.h"
@@ -68,24 +69,19 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // Verdict::no_baseline (or regressed when a floor is violated). The bootstrap is seeded from the
 // sample values, so the same inputs always give the same judgement.
 //
-// `elsewhere`: the baseline was measured on another device or host of this machine id than this
-// check, and none of its runs measured the spread between the two, or on this host but in one
-// period only where the host's cores keep the time (judge/judge_case.cpp says which, in `why`). The case's allowance stays its own; a change past it is inconclusive, never
-// regressed, with source "another device" or "another host": it may be that device's or host's
-// own level, which no run has measured yet (on the H100 cache-resident cases moved by up to 4.7%
-// from one GPU of the model to another; on two 2-vCPU VMs of one class reduce n=2^25 by +39%).
-// `spread`: the spread this calibrated check's rounds showed (stats/check_spread.h); where the
-// metric has a load_factor the allowance follows it (judge/load_allowance.h).
-struct Elsewhere {
-  std::string source;  // "another device" | "another host" | "one period"
-  std::string where;   // "another host (a1b2c3d4e5f6)", "a host it does not name", ...
-  std::string why;
-};
+// `level`: where the level judged against came from and how far this device's own level may lie
+// from it (judge/device_level.h). With a bound, the change c is read as lying anywhere within it:
+// pass only where even its far edge stays within the allowance (or, for one period, where c
+// itself does), regressed only where even its near edge lies past it and the change is
+// significant against that edge; between the two the change is named (inconclusive, `named`,
+// source level.named_as): it may be that device's or host's own level. Without a bound, the rule
+// above. `spread`: the spread this calibrated check's rounds showed (stats/check_spread.h); where
+// the metric has a load_factor the allowance follows it (judge/load_allowance.h), and a change
+// past what the load called for is judged, too busy or not.
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
-                       const std::optional<Elsewhere>& elsewhere = std::nullopt,
-                       const std::optional<CheckSpread>& spread = std::nullopt);
+                       const Level& level = {}, const std::optional<CheckSpread>& spread = std::nullopt);
 
 // Without a baseline only a floor can be judged: nullopt when the metric has no floor,
 // otherwise pass or regressed.
@@ -97,10 +93,10 @@ std::optional<Judgement> judge_floor(const std::string& metric, std::span<const 
 // No judgements: pass.
 Verdict combine(const std::vector<Judgement>& judgements);
 
-// Whether an inconclusive case is only named: each inconclusive judgement is a change past its
-// allowance measured on another device or host or in one period (Elsewhere), and significant.
-// More samples of this check cannot decide it (only runs of other periods, GPUs or hosts can),
-// so the gate does not measure it again (gate/stopping_rules.h).
-bool only_named(const std::vector<Judgement>& judgements, double significance);
+// Whether an inconclusive case is only named: each inconclusive judgement lies within the bound
+// of a level nothing placed (Judgement::named). More samples of this check cannot decide it (only
+// runs of this device, host or another period can), so the gate does not measure it again
+// (gate/stopping_rules.h).
+bool only_named(const std::vector<Judgement>& judgements);
 
 }  // namespace perfgate

@@ -98,6 +98,10 @@ json to_json(const CaseResult& r) {
                           {"change_pct", j.change_pct},
                           {"threshold_pct", j.threshold_pct},
                           {"threshold_source", j.threshold_source},
+                          {"level_source", j.level_source},
+                          {"level_bound_pct", j.level_bound_pct},
+                          {"level_offset_pct", j.level_offset_pct},
+                          {"named", j.named},
                           {"floor", j.floor},
                           {"noise_pct", j.noise_pct},
                           {"baseline_runs", j.baseline_runs},
@@ -187,6 +191,10 @@ CaseResult case_from_json(const json& j) {
     g.change_pct = jj.at("change_pct");
     g.threshold_pct = jj.at("threshold_pct");
     g.threshold_source = jj.value("threshold_source", "");
+    g.level_source = jj.value("level_source", "");
+    g.level_bound_pct = jj.value("level_bound_pct", 0.0);
+    g.level_offset_pct = jj.value("level_offset_pct", 0.0);
+    g.named = jj.value("named", false);
     g.floor = jj.value("floor", 0.0);
     g.noise_pct = jj.value("noise_pct", 0.0);
     g.baseline_runs = jj.value("baseline_runs", 0);
@@ -238,7 +246,8 @@ json to_json(const RunResult& run) {
   for (const auto& c : run.cases)
     for (const auto& j : c.judgements)
       for (double v :
-           {j.baseline_median, j.current_median, j.change_pct, j.threshold_pct, j.floor, j.p_value})
+           {j.baseline_median, j.current_median, j.change_pct, j.threshold_pct, j.floor, j.p_value,
+            j.level_bound_pct, j.level_offset_pct})
         if (!std::isfinite(v))
           throw Error("case " + c.id + ": " + j.metric + " judged from a value that is not a finite number");
   json cases = json::array();
