@@ -9,7 +9,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
   libvulkan-dev glslc libspirv-cross-c-shared-dev mesa-vulkan-drivers vulkan-tools
-  python3 chromium
+  python3 chromium cmark-gfm
 )
 missing=()
 for p in "${packages[@]}"; do
