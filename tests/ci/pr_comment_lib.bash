@@ -18,8 +18,6 @@ TOKEN="tok$(python3 -c 'import secrets; print(secrets.token_hex(12))')"
 REQUESTS="$WORK/requests.jsonl"
 STATE="$WORK/comments.json"
 DASHBOARD="https://perf.example/kernels"
-FORGE_PID=""
-PORT=""
 
 fail() {
   echo "FAIL: $*" >&2
@@ -30,29 +28,15 @@ fail() {
   exit 1
 }
 
-stop_forge() {
-  if [ -n "$FORGE_PID" ]; then
-    kill "$FORGE_PID" 2>/dev/null || true
-    wait "$FORGE_PID" 2>/dev/null || true
-    FORGE_PID=""
-  fi
-}
-trap stop_forge EXIT
+source "$PERFGATE_SOURCE_DIR/tests/loopback_server.bash"
+trap stop_loopback_server EXIT
 
-# start_forge [forge_receiver.py args...]: waits (up to 120 s) for its port file, never a fixed sleep.
+# start_forge [forge_receiver.py args...]: a fresh forge (no requests, no comments yet).
 start_forge() {
-  stop_forge
-  rm -f "$REQUESTS" "$STATE" "$WORK/port"
-  python3 "$CI_TESTS/forge_receiver.py" --token "$TOKEN" --port-file "$WORK/port" --requests "$REQUESTS" \
-    --state "$STATE" "$@" >"$WORK/forge.log" 2>&1 &
-  FORGE_PID=$!
-  for _ in $(seq 1 1200); do
-    [ -s "$WORK/port" ] && break
-    kill -0 "$FORGE_PID" 2>/dev/null || fail "the forge exited early"
-    sleep 0.1
-  done
-  [ -s "$WORK/port" ] || fail "the forge did not report its port"
-  PORT="$(cat "$WORK/port")"
+  stop_loopback_server
+  rm -f "$REQUESTS" "$STATE"
+  start_loopback_server "$WORK/port" "$WORK/forge.log" python3 "$CI_TESTS/forge_receiver.py" --token "$TOKEN" \
+    --port-file "$WORK/port" --requests "$REQUESTS" --state "$STATE" "$@"
 }
 
 # results NAME RUN_ID VERDICT: the notify fixture as run RUN_ID, its first case's verdict
