@@ -50,6 +50,7 @@ TEST(MarkdownText, LineBreaksAndControlCharacters) {
 TEST(MarkdownText, CodeSpans) {
   EXPECT_EQ(markdown_code("copy/cpu/n=4096"), "`copy/cpu/n=4096`");
   EXPECT_EQ(markdown_code("a|b`c"), "`a\\|b'c`");
+  EXPECT_EQ(markdown_code("a|b`c", CodeIn::prose), "`a|b'c`");  // outside a table the escape would show
   EXPECT_EQ(markdown_code("x\ny\x1b"), "`x y\xE2\x90\x9B`");
   // Inside a code span nothing is a mention, a link or HTML: kept as written.
   EXPECT_EQ(markdown_code("<b>@all [x](y)"), "`<b>@all [x](y)`");

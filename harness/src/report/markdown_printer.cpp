@@ -33,7 +33,7 @@ std::string render_markdown(const RunResult& run) {
   if (!ab.empty()) out += markdown_ab_head() + ab;
 
   for (const Breakdown& b : breakdowns_of(run)) {
-    out += "\n### Breakdown of " + markdown_code(b.case_id) +
+    out += "\n### Breakdown of " + markdown_code(b.case_id, CodeIn::prose) +
            "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
       const StageTiming& s = b.stages[i];

@@ -23,15 +23,15 @@ std::string markdown_counts_line(const RunResult& run) {
 
 std::string markdown_machine_line(const RunResult& run) {
   const Fingerprint& f = run.fingerprint;
-  std::string line = "Machine " + markdown_code(f.machine_id);
+  std::string line = "Machine " + markdown_code(f.machine_id, CodeIn::prose);
   if (!f.device_name.empty()) line += " (" + markdown_cell(f.device_name);
   if (!f.driver_version.empty()) line += ", driver " + markdown_cell(f.driver_version);
   if (!f.device_name.empty()) line += ")";
   if (!f.cpu_model.empty() && f.cpu_model != f.device_name)
     line += fmt::format(" · CPU {} ({} threads)", markdown_cell(f.cpu_model), f.cpu_threads);
-  if (!run.commit.empty()) line += " · commit " + markdown_code(run.commit.substr(0, 12));
-  if (!run.branch.empty()) line += " on " + markdown_code(run.branch);
-  if (!run.run_id.empty()) line += " · run " + markdown_code(run.run_id);
+  if (!run.commit.empty()) line += " · commit " + markdown_code(run.commit.substr(0, 12), CodeIn::prose);
+  if (!run.branch.empty()) line += " on " + markdown_code(run.branch, CodeIn::prose);
+  if (!run.run_id.empty()) line += " · run " + markdown_code(run.run_id, CodeIn::prose);
   return line;
 }
 

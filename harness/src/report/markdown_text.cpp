@@ -114,13 +114,13 @@ std::string markdown_cell(const std::string& text) {
   return out;
 }
 
-std::string markdown_code(const std::string& text) {
+std::string markdown_code(const std::string& text, CodeIn in) {
   std::string out = "`";
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (const std::size_t n = md_append_control(out, text, i)) {
       i += n - 1;
-    } else if (c == '|') {
+    } else if (c == '|' && in == CodeIn::table) {
       out += "\\|";
     } else if (c == '`') {
       out += '\'';

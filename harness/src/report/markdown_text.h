@@ -14,10 +14,12 @@ namespace perfgate {
 // or number get a zero-width space after them, so that no mention, team ping or cross-reference
 // is made (GitHub's and GitLab's reference filters run on the rendered text, after escapes).
 std::string markdown_cell(const std::string& text);
+// Where a code span stands: in a table row GFM splits the row at a pipe before it parses code
+// spans, so a pipe is escaped there; in a paragraph or list item the escape would show.
+enum class CodeIn { table, prose };
 // A code span: no Markdown, HTML, mention or link is recognised inside one and entities show
-// literally, so only what ends the span or the row is replaced: a backtick (by '), a pipe
-// (escaped: GFM splits a table row before it parses code spans), line breaks and the control
-// characters as in markdown_cell.
-std::string markdown_code(const std::string& text);
+// literally, so only what ends the span or the row is replaced: a backtick (by '), in a table a
+// pipe (escaped), line breaks and the control characters as in markdown_cell.
+std::string markdown_code(const std::string& text, CodeIn in = CodeIn::table);
 
 }  // namespace perfgate
