@@ -9,7 +9,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
   libvulkan-dev glslc libspirv-cross-c-shared-dev mesa-vulkan-drivers vulkan-tools
-  python3 chromium
+  python3 chromium cmark-gfm npm
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -26,3 +26,6 @@ else
 fi
 # Without it (no network, say) the build still succeeds and leaves the tensor-core shaders out.
 ci/install-shader-compiler.sh || echo "install-deps: no shader compiler for the cooperative-matrix shaders: they are left out of the build" >&2
+# What checks the shipped GitHub workflow against GitHub's schema (npm: action-validator); without
+# it the test e2e/ci_recipes_valid says it cannot run.
+ci/install-ci-lint.sh || echo "install-deps: no action-validator: the GitHub workflow is not checked against its schema" >&2

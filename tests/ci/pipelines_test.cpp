@@ -268,4 +268,98 @@ TEST(CiPipelines, TheBisectScriptBisectsWhatNoBisectRecorded) {
   EXPECT_NE(text.find("git -C \"$dir\" push"), std::string::npos);
 }
 
+// A pull request is told what it changed: the A/B job writes the comment with perfgate and keeps
+// one comment on the pull request (ci/pr_comment.py), which may fail without failing the gate.
+TEST(CiPipelines, GithubPullRequestsGetOneCommentUpdatedInPlace) {
+  const YAML::Node ab = load("ci/github/perfgate.yml")["jobs"]["ab-gate"];
+  ASSERT_TRUE(ab);
+  EXPECT_EQ(ab["permissions"]["pull-requests"].as<std::string>(), "write");
+  std::size_t report = 0, comment = 0, i = 0;
+  for (const auto& step : ab["steps"]) {
+    ++i;
+    const std::string run = step["run"] ? step["run"].as<std::string>() : "";
+    if (run.find("--pr-comment comment.md --dashboard-url \"$PERFGATE_DASHBOARD_URL\"") !=
+        std::string::npos) {
+      report = i;
+      EXPECT_EQ(step["env"]["PERFGATE_DASHBOARD_URL"].as<std::string>(),
+                "${{ vars.PERFGATE_DASHBOARD_URL }}");
+    }
+    if (run.find("python3 ci/pr_comment.py github comment.md") != std::string::npos) {
+      comment = i;
+      EXPECT_TRUE(step["continue-on-error"].as<bool>());
+      EXPECT_NE(step["if"].as<std::string>().find("always()"), std::string::npos);
+      EXPECT_EQ(step["env"]["GITHUB_TOKEN"].as<std::string>(), "${{ github.token }}");
+      EXPECT_EQ(step["env"]["PERFGATE_PR_NUMBER"].as<std::string>(),
+                "${{ github.event.pull_request.number }}");
+    }
+  }
+  ASSERT_NE(report, 0u);
+  EXPECT_GT(comment, report);
+}
+
+TEST(CiPipelines, GitlabMergeRequestsGetOneNoteUpdatedInPlace) {
+  const YAML::Node ab = load("ci/gitlab/perfgate.gitlab-ci.yml")["perf-ab"];
+  std::string script;
+  for (const auto& line : ab["script"]) script += line.as<std::string>() + "\n";
+  const std::size_t report =
+      script.find("--pr-comment comment.md --dashboard-url \"${PERFGATE_DASHBOARD_URL:-$CI_PAGES_URL}\"");
+  const std::size_t post = script.find("python3 ci/pr_comment.py gitlab comment.md || echo");
+  ASSERT_NE(report, std::string::npos);
+  ASSERT_NE(post, std::string::npos);
+  EXPECT_LT(report, post);
+  EXPECT_LT(post, script.find("exit $status"));  // the gate's verdict is the job's, whatever the post did
+}
+
+// The dashboard: the history job builds it from the history branch and the baselines, also when
+// its gate fails, and a job of its own publishes it (GitHub Pages, GitLab Pages).
+TEST(CiPipelines, GithubPublishesTheDashboardOnPages) {
+  const YAML::Node jobs = load("ci/github/perfgate.yml")["jobs"];
+  bool built = false, uploaded = false;
+  for (const auto& step : jobs["history"]["steps"]) {
+    const std::string run = step["run"] ? step["run"].as<std::string>() : "";
+    if (run.find("perfgate dashboard --history perfgate-history --baselines baselines --out site") !=
+        std::string::npos) {
+      built = true;
+      EXPECT_NE(step["if"].as<std::string>().find("always()"), std::string::npos);
+    }
+    if (step["uses"] && step["uses"].as<std::string>().starts_with("actions/upload-pages-artifact@")) {
+      uploaded = built;
+      EXPECT_EQ(step["with"]["path"].as<std::string>(), "site");
+    }
+  }
+  EXPECT_TRUE(built);
+  EXPECT_TRUE(uploaded) << "the site must be uploaded after it is built";
+  const YAML::Node pages = jobs["pages"];
+  ASSERT_TRUE(pages);
+  EXPECT_EQ(pages["needs"].as<std::string>(), "history");
+  EXPECT_NE(pages["if"].as<std::string>().find("always()"), std::string::npos);
+  EXPECT_EQ(pages["permissions"]["pages"].as<std::string>(), "write");
+  EXPECT_EQ(pages["permissions"]["id-token"].as<std::string>(), "write");
+  EXPECT_EQ(pages["environment"]["name"].as<std::string>(), "github-pages");
+  EXPECT_TRUE(pages["steps"][0]["uses"].as<std::string>().starts_with("actions/deploy-pages@"));
+}
+
+TEST(CiPipelines, GitlabPublishesTheDashboardOnPages) {
+  const YAML::Node pipeline = load("ci/gitlab/perfgate.gitlab-ci.yml");
+  std::string history;
+  for (const auto& line : pipeline["history"]["script"]) history += line.as<std::string>() + "\n";
+  const std::size_t gate = history.find("ci/history.sh build/perfgate");
+  const std::size_t built =
+      history.find("perfgate dashboard --history perfgate-history --baselines baselines --out site");
+  ASSERT_NE(built, std::string::npos);
+  EXPECT_LT(gate, built);
+  EXPECT_NE(history.find("|| status=$?"), std::string::npos) << "a failed gate must not skip the dashboard";
+  EXPECT_LT(built, history.find("exit $status"));
+  EXPECT_NE(YAML::Dump(pipeline["history"]["artifacts"]["paths"]).find("site/"), std::string::npos);
+
+  const YAML::Node pages = pipeline["pages"];
+  ASSERT_TRUE(pages);
+  EXPECT_EQ(pages["needs"][0]["job"].as<std::string>(), "history");
+  EXPECT_EQ(pages["rules"][0]["when"].as<std::string>(), "always");
+  EXPECT_EQ(pages["artifacts"]["paths"][0].as<std::string>(), "public");
+  std::string script;
+  for (const auto& line : pages["script"]) script += line.as<std::string>() + "\n";
+  EXPECT_NE(script.find("mv site public"), std::string::npos);
+}
+
 }  // namespace

@@ -28,7 +28,6 @@ export PERFGATE_WEBHOOK_SECRET="$SECRET"
 export PERFGATE_OUTBOX="$WORK/outbox"
 RECORD="$WORK/accepted.jsonl"
 REQUESTS="$WORK/requests.jsonl"
-RECEIVER_PID=""
 PORT=""
 STEP=0
 
@@ -40,28 +39,15 @@ fail() {
   exit 1
 }
 
-stop_receiver() {
-  if [ -n "$RECEIVER_PID" ]; then
-    kill "$RECEIVER_PID" 2>/dev/null || true
-    wait "$RECEIVER_PID" 2>/dev/null || true
-    RECEIVER_PID=""
-  fi
-}
+source "$NOTIFY_DIR/../loopback_server.bash"
+stop_receiver() { stop_loopback_server; }
 trap stop_receiver EXIT
 
-# start_receiver [receiver args...]: waits (up to 120 s) for the port file, never a fixed sleep.
+# start_receiver [receiver args...]
 start_receiver() {
-  local port_file="$WORK/port.$((++STEP))"
-  python3 "$RECEIVER" --port-file "$port_file" --secret "$SECRET" --record "$RECORD" \
-    --requests "$REQUESTS" "$@" >"$WORK/receiver.$STEP.log" 2>&1 &
-  RECEIVER_PID=$!
-  for _ in $(seq 1 1200); do
-    [ -s "$port_file" ] && break
-    kill -0 "$RECEIVER_PID" 2>/dev/null || fail "receiver exited early"
-    sleep 0.1
-  done
-  [ -s "$port_file" ] || fail "receiver did not report its port"
-  PORT="$(cat "$port_file")"
+  STEP=$((STEP + 1))
+  start_loopback_server "$WORK/port.$STEP" "$WORK/receiver.$STEP.log" \
+    python3 "$RECEIVER" --port-file "$WORK/port.$STEP" --secret "$SECRET" --record "$RECORD" --requests "$REQUESTS" "$@"
   export PERFGATE_WEBHOOK_URL="http://127.0.0.1:$PORT/hooks/$PATH_TOKEN?token=$QUERY_TOKEN"
 }
 

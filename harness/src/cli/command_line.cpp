@@ -313,6 +313,11 @@ void add_report_command(CLI::App& app, Context& context) {
   report->add_option("--json", flags->json,
                      "Write the run as one results JSON file (a results folder becomes one merged run)");
   report->add_option("--gbench", flags->gbench, "Write the run as Google Benchmark JSON to FILE");
+  report->add_option("--pr-comment", flags->pr_comment,
+                     "Write the pull request comment to FILE (- for stdout), which ci/pr_comment.py posts or "
+                     "updates: verdicts worst first, A/B, geomean; under 65,536 characters");
+  report->add_option("--dashboard-url", flags->dashboard_url,
+                     "The dashboard's root URL: the --pr-comment links to URL/index.html#/run/<run id>");
   report
       ->add_option("--baseline", flags->baseline,
                    "Results whose samples the HTML distribution plots draw as the baseline")

@@ -96,6 +96,7 @@ int drop_main(const DropFlags& flags, const Context& context);
 struct ReportFlags {
   std::vector<std::string> results;
   std::string markdown, html, junit, gbench, json;
+  std::string pr_comment, dashboard_url;  // the pull request comment (report/pr_comment.h)
   std::string baseline;
   std::string history_dir;
   std::string thresholds_dir;

@@ -22,6 +22,7 @@
 #include "report/html_printer.h"
 #include "report/junit_printer.h"
 #include "report/markdown_printer.h"
+#include "report/pr_comment.h"
 #include "report/xml_escape.h"
 #include "store/gbench_import.h"
 #include "store/history.h"
@@ -61,7 +62,8 @@ int fleet_report_main(const ReportFlags& flags) {
                                       {"--gbench", flags.gbench},
                                       {"--json", flags.json},
                                       {"--baseline", flags.baseline},
-                                      {"--history", flags.history_dir}})
+                                      {"--history", flags.history_dir},
+                                      {"--pr-comment", flags.pr_comment}})
     if (!value.empty())
       throw Error(std::string("report: ") + option +
                   " takes one run; with several results only --markdown and --html");
@@ -85,6 +87,8 @@ int fleet_report_main(const ReportFlags& flags) {
 int report_main(const ReportFlags& flags) {
   if (flags.results.size() > 1) return fleet_report_main(flags);
   if (flags.append_history && flags.history_dir.empty()) throw Error("--append-history needs --history DIR");
+  if (!flags.dashboard_url.empty() && flags.pr_comment.empty())
+    throw Error("--dashboard-url needs --pr-comment FILE");
   const RunResult run = read_results_or_gbench(flags.results.front());
   if (!flags.html.empty()) check_html_size(run.cases.size(), flags.results.front());
   if (flags.append_history) {
@@ -98,13 +102,15 @@ int report_main(const ReportFlags& flags) {
             : fmt::format("run {} is already in the history (or has no measured case)", run.run_id).c_str());
   }
   const bool any = !flags.markdown.empty() || !flags.html.empty() || !flags.junit.empty() ||
-                   !flags.gbench.empty() || !flags.json.empty();
+                   !flags.gbench.empty() || !flags.json.empty() || !flags.pr_comment.empty();
   std::vector<CaseHistory> history;
   if (!flags.history_dir.empty() && (!any || !flags.markdown.empty() || !flags.html.empty()))
     history = judged_history(flags, run);
   const std::string history_markdown = render_history_markdown(history);
   if (!any) std::fputs((render_markdown(run) + history_markdown).c_str(), stdout);
   if (!flags.markdown.empty()) emit(flags.markdown, render_markdown(run) + history_markdown);
+  if (!flags.pr_comment.empty())
+    emit(flags.pr_comment, render_pr_comment(run, {.dashboard_url = flags.dashboard_url}));
   if (!flags.junit.empty()) emit(flags.junit, render_junit(run));
   if (!flags.json.empty()) write_results(flags.json, run);
   if (!flags.gbench.empty()) emit(flags.gbench, to_gbench_json(run).dump(2) + "\n");

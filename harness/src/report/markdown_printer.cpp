@@ -4,101 +4,36 @@
 
 #include "core/resolution.h"
 #include "core/units.h"
-#include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
-#include "report/ab_lines.h"
 #include "report/breakdown.h"
+#include "report/markdown_sections.h"
 #include "report/markdown_text.h"
 #include "stats/geometric_mean.h"
 
 namespace perfgate {
-namespace {
-
-std::string counts_line(const RunResult& run) {
-  std::string line;
-  for (const auto& [verdict, n] : summarize_run(run).present_worst_first()) {
-    const bool loud = verdict == Verdict::regressed || verdict == Verdict::error;
-    const std::string part = fmt::format("{} {}", n, to_string(verdict));
-    line += (line.empty() ? "" : " · ") + (loud ? "**" + part + "**" : part);
-  }
-  return line.empty() ? "no cases" : line;
-}
-
-std::string machine_line(const RunResult& run) {
-  const Fingerprint& f = run.fingerprint;
-  std::string line = "Machine " + markdown_code(f.machine_id);
-  if (!f.device_name.empty()) line += " (" + markdown_cell(f.device_name);
-  if (!f.driver_version.empty()) line += ", driver " + markdown_cell(f.driver_version);
-  if (!f.device_name.empty()) line += ")";
-  if (!f.cpu_model.empty() && f.cpu_model != f.device_name)
-    line += fmt::format(" · CPU {} ({} threads)", markdown_cell(f.cpu_model), f.cpu_threads);
-  if (!run.commit.empty()) line += " · commit " + markdown_code(run.commit.substr(0, 12));
-  if (!run.branch.empty()) line += " on " + markdown_code(run.branch);
-  if (!run.run_id.empty()) line += " · run " + markdown_code(run.run_id);
-  return line;
-}
-
-std::string verdict_row(const CaseResult& c) {
-  std::string change = "", threshold = "", latency = "-", bandwidth = "-", peak = "-";
-  if (const Judgement* j = main_judgement(c)) {
-    change = fmt::format("{:+.1f}%", j->change_pct);
-    threshold = resolution_text(*j);
-    if (j->metric != metric::latency_ns) change += " (" + j->metric + ")";
-  }
-  if (const Metric* m = find_metric(c, metric::latency_ns)) latency = format_duration_ns(m->summary.median);
-  if (const Metric* m = find_metric(c, metric::bandwidth_gbps))
-    bandwidth = format_bandwidth(m->summary.median);
-  if (const Metric* m = find_metric(c, metric::pct_peak_bw)) peak = fmt::format("{:.1f}%", m->summary.median);
-  std::string verdict(to_string(c.verdict));
-  if (c.verdict == Verdict::regressed || c.verdict == Verdict::error) verdict = "**" + verdict + "**";
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", verdict, markdown_code(c.id), latency,
-                     change, threshold, bandwidth, peak, c.bound.empty() ? "-" : c.bound);
-}
-
-// A/B checks: base and head builds side by side.
-std::string ab_section(const std::vector<const CaseResult*>& order) {
-  std::string rows;
-  for (const CaseResult* c : order) {
-    if (!c->ab) continue;
-    const AbComparison& ab = *c->ab;
-    rows += fmt::format("| {} | {} | {} | {} | {} | ±{:g}% | {:.2g} | {} | {} / {} |\n",
-                        to_string(c->verdict), markdown_code(c->id), format_duration_ns(ab.base.latency_ns),
-                        format_duration_ns(ab.head.latency_ns), format_ab_ratio(ab), ab.max_regression_pct,
-                        ab.p_value, ab.rounds, markdown_code(ab.base.source_hash.substr(0, 12)),
-                        markdown_code(ab.head.source_hash.substr(0, 12)));
-  }
-  if (rows.empty()) return "";
-  return "\n### A/B: base and head builds measured together\n\n"
-         "| verdict | case | base | head | head/base [interval] | allowed | p | rounds | source base / head "
-         "|\n"
-         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n" +
-         rows;
-}
-
-}  // namespace
 
 std::string render_markdown(const RunResult& run) {
-  std::string out = "## perfgate: " + counts_line(run) + "\n\n";
-  out += machine_line(run) + "\n\n";
+  std::string out = "## perfgate: " + markdown_counts_line(run) + "\n\n";
+  out += markdown_machine_line(run) + "\n\n";
   if (const auto geomean = run_geometric_mean(run)) out += geometric_mean_text(*geomean) + "\n\n";
-  if (const std::string resolution = run_resolution(run); !resolution.empty()) out += resolution + "\n\n";
+  if (const std::string resolution = run_resolution(run); !resolution.empty())
+    out += markdown_cell(resolution) + "\n\n";
   const auto order = worst_first(run);
   if (!order.empty()) {
-    out += "| verdict | case | latency | change | catches | bandwidth | % peak bw | bound |\n";
-    out += "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
-    for (const CaseResult* c : order) out += verdict_row(*c);
+    out += markdown_verdict_head();
+    for (const CaseResult* c : order) out += markdown_verdict_row(*c);
   }
 
-  std::string why;
-  for (const CaseResult* c : order)
-    if (c->verdict != Verdict::pass && !c->message.empty())
-      why += fmt::format("- **{}** {}: {}\n", to_string(c->verdict), markdown_code(c->id),
-                         markdown_cell(c->message));
-  if (!why.empty()) out += "\n### Why\n\n" + why;
-  out += ab_section(order);
+  std::string why, ab;
+  for (const CaseResult* c : order) {
+    why += markdown_why_item(*c);
+    ab += markdown_ab_row(*c);
+  }
+  if (!why.empty()) out += markdown_why_head() + why;
+  if (!ab.empty()) out += markdown_ab_head() + ab;
 
   for (const Breakdown& b : breakdowns_of(run)) {
-    out += "\n### Breakdown of " + markdown_code(b.case_id) +
+    out += "\n### Breakdown of " + markdown_code(b.case_id, CodeIn::prose) +
            "\n\n| stage | time | % of total | bound |\n| --- | ---: | ---: | --- |\n";
     for (std::size_t i = 0; i < b.stages.size(); ++i) {
       const StageTiming& s = b.stages[i];
