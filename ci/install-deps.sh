@@ -9,7 +9,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
   libvulkan-dev glslc libspirv-cross-c-shared-dev mesa-vulkan-drivers vulkan-tools
-  python3 chromium
+  python3 chromium npm
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -26,3 +26,6 @@ else
 fi
 # Without it (no network, say) the build still succeeds and leaves the tensor-core shaders out.
 ci/install-shader-compiler.sh || echo "install-deps: no shader compiler for the cooperative-matrix shaders: they are left out of the build" >&2
+# The dashboard's chart library and its browser test's driver (npm); without them the build says so
+# and `perfgate dashboard` refuses, naming this script.
+ci/install-web-deps.sh || echo "install-deps: no npm packages (uPlot, playwright-core): the dashboard is left without its charts" >&2
