@@ -35,9 +35,10 @@ HOSTILE_SUBJECT="fix: <img src=x onerror=\"window.__pwned=6\"> [docs](javascript
 propose "$WORK/copy.yaml" 4096 || die "propose"
 approve "$WORK/copy.yaml" "$HOSTILE_BY" "$HOSTILE_REASON" >"$WORK/approve.out" 2>&1 || { cat "$WORK/approve.out"; die "approve"; }
 LEVEL=$(python3 - "$BASELINES/$MACHINE/copy.yaml" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-print(re.search(r"\n +median:\n(?: +\w+: .*\n)*? +latency_ns: ([0-9.e+]+)\n", text).group(1))
+import re, statistics, sys
+text = open(sys.argv[1]).read()  # the median of its runs' latency_ns medians: what the history's drift is against
+runs = re.search(r"\n +runs:\n(?:.*\n)*? +latency_ns:\n((?: +- \[.*\]\n)+)", text).group(1).splitlines()
+print(statistics.median(statistics.median(float(x) for x in r.strip()[3:-1].split(",")) for r in runs))
 PY
 ) || die "no latency_ns median in the baseline"
 

@@ -130,7 +130,7 @@
         item.devices.length ? [' · devices ', item.devices.map((d, i) => [i ? ', ' : '', el('code', { title: show(d) }, shortDevice(show(d)))])] : null,
         runAfter ? [' · first run after: ', el('a', { href: runLink(runAfter) }, runAfter)] : null),
       el('div', { class: 'item-state' }, triage(item)),
-      item.entries.length > 1 ? el('details', {}, el('summary', {}, 'every case of this range (' + item.entries.length + ')'),
+      item.entries.length > 1 ? el('details', {}, el('summary', {}, 'every step and drift of this range (' + item.entries.length + ')'),
         el('table', { class: 'entries' }, item.entries.map((e) => el('tr', {},
           el('td', {}, e.kind), el('td', { class: 'case' }, el('a', { href: caseLink(e.case) }, e.case)), el('td', {}, e.machine),
           el('td', { class: 'num' }, pct(e.change_pct)), el('td', {}, badge(e.state)), el('td', {}, triage(e)))))) : null);
@@ -230,7 +230,17 @@
     const opts = {
       width, height: 300,
       series: plotSeries,
-      scales: { x: { time: byTime } },
+      // The y range holds the baseline's band too, wherever the runs lie.
+      scales: {
+        x: { time: byTime },
+        y: {
+          range: (u, min, max) => {
+            const lo = base ? Math.min(min, base.median) : min, hi = base ? Math.max(max, base.median * (1 + base.allowed_pct / 100)) : max;
+            const pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.01 || 1;
+            return [lo - pad, hi + pad];
+          },
+        },
+      },
       axes: [{ label: byTime ? 'run start (UTC)' : 'run, in commit order' }, { label: series.metric === 'latency_ns' ? 'median latency' : 'median ' + series.metric, size: 70, values: (u, ticks) => ticks.map((t) => value(series.metric, t)) }],
       legend: { show: true, live: false },
       cursor: { drag: { x: true, y: false } },
