@@ -163,6 +163,13 @@ async function main() {
     await noOverflow(page, 'run page at ' + width + ' px');
   }
 
+  // Against time: the same chart, the step marked at the time of run 30.
+  await page.goto(site + '#/case/' + encodeURIComponent('copy/cpu/n=4096') + '?x=time');
+  await view('case');
+  if ((await page.locator('.axis a.chosen').textContent()) !== 'time' || (await page.locator('.cp-marker[data-run-index="30"]').count()) !== 2)
+    fail('the case page against time does not mark the step on both machines');
+  ok('the case page against time marks the step on both machines');
+
   // A permalink to the hostile case opens its page, titled with the id as text.
   await page.goto(site + '#/case/' + encodeURIComponent(args['hostile-case']));
   await view('case');

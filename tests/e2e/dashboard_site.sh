@@ -108,6 +108,11 @@ RC=$?
 grep -q "$MACHINE.jsonl:$(wc -l <"$FILE")" "$WORK/broken.out" || { cat "$WORK/broken.out"; die "the error does not name the file and line"; }
 [ -s "$SITE/data/index.js" ] || die "a refused build damaged the site"
 cp "$WORK/history.bak" "$FILE"
+# A rebuild replaces the site, named with a trailing slash too.
+"$PERFGATE" dashboard --history "$HISTORY" --baselines "$BASELINES" --thresholds "$THRESHOLDS" --out "$SITE/" \
+  >"$WORK/rebuild.out" 2>&1 || { cat "$WORK/rebuild.out"; die "rebuilding the site"; }
+[ -s "$SITE/data/index.js" ] && [ -z "$(find "$WORK" -maxdepth 2 \( -name '*.building-*' -o -name '*.old-*' \))" ] ||
+  die "a rebuild left the site incomplete or its staging folders behind"
 # A folder that is not a dashboard's is never overwritten.
 mkdir -p "$WORK/not-a-site" && echo keep >"$WORK/not-a-site/file"
 "$PERFGATE" dashboard --history "$HISTORY" --out "$WORK/not-a-site" >"$WORK/refused.out" 2>&1

@@ -92,6 +92,7 @@ json build_site_data(const SiteInputs& in, const SiteDocumentSink& sink) {
       it->second.branches.insert(p.branch);
     }
   std::vector<const RunInfo*> runs;
+  runs.reserve(runs_by_id.size());
   for (const auto& [id, info] : runs_by_id) runs.push_back(&info);
   std::sort(runs.begin(), runs.end(), [](const RunInfo* a, const RunInfo* b) {
     return std::tie(a->first->started_at, a->first->run_id) <

@@ -28,17 +28,20 @@ void write_text(const fs::path& file, std::string_view text, std::uintmax_t& byt
 
 }  // namespace
 
-SiteSummary write_site(const fs::path& site,
+SiteSummary write_site(const fs::path& out,
                        const std::function<nlohmann::json(const SiteDocumentSink&)>& build) {
+  // "site/" names the folder "site": what is built beside it must not land inside it.
+  fs::path site = fs::absolute(out).lexically_normal();
+  if (site.filename().empty()) site = site.parent_path();
   if (!site_charts_bundled())
     throw Error(
         "dashboard: this perfgate was built without its chart library (uPlot): run ci/install-web-deps.sh, "
         "then "
         "configure and build again; no site written");
   if (fs::exists(site) && (!fs::is_directory(site) || (!fs::is_empty(site) && !fs::exists(site / kMarker))))
-    throw Error("dashboard: --out " + site.string() +
+    throw Error("dashboard: --out " + out.string() +
                 " exists and is not a site perfgate dashboard built; give an empty or new folder");
-  const fs::path parent = site.has_parent_path() ? site.parent_path() : fs::path(".");
+  const fs::path parent = site.parent_path();
   const fs::path staging = parent / (site.filename().string() + ".building-" + std::to_string(getpid()));
   std::error_code ec;
   fs::remove_all(staging, ec);
