@@ -2,11 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "dashboard/attention.h"
 #include "dashboard/script_json.h"
+#include "perfgate/error.h"
 
 namespace perfgate {
 namespace {
@@ -149,6 +154,41 @@ TEST(DashboardSiteData, EveryCaseAndRunHasItsDocumentAndTheIndexNamesThem) {
   EXPECT_EQ(first["rows"].size(), 3u);
   EXPECT_EQ(index["runs"][0]["machines"], json({"gpu-a", "gpu-b"}));
   EXPECT_EQ(index["runs"][11]["machines"], json({"gpu-a"}));
+}
+
+}  // namespace
+}  // namespace perfgate
+
+namespace perfgate {
+namespace {
+
+TEST(DashboardApprovals, TheNewestApprovalOfEachCaseAndADropRemovesIt) {
+  const auto dir = std::filesystem::temp_directory_path() / ("dashboard-approvals-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "gpu-a");
+  std::ofstream(dir / "gpu-a" / "APPROVALS.log")
+      << R"({"time":"t1","action":"approve","case":"copy/vulkan/n=1","by":"alice","reason":"first","commit":"c1","candidate_digest":"sha256:1"})"
+      << "\n"
+      << R"({"time":"t2","action":"approve","case":"copy/vulkan/n=1","by":"bob","reason":"<b>second</b>","commit":"c2","candidate_digest":"sha256:2"})"
+      << "\n"
+      << R"({"time":"t3","action":"approve","case":"fill/vulkan/n=1","by":"carol","reason":"x","commit":"c3","candidate_digest":"sha256:3"})"
+      << "\n"
+      << R"({"time":"t4","action":"drop","case":"fill/vulkan/n=1","by":"carol","reason":"gone","commit":"c4","candidate_digest":""})"
+      << "\n";
+  const auto approvals = read_approvals(dir.string());
+  ASSERT_EQ(approvals.size(), 1u);
+  const ApprovalLogEntry& copy = approvals.at({"gpu-a", "copy/vulkan/n=1"});
+  EXPECT_EQ(copy.by, "bob");
+  EXPECT_EQ(copy.reason, "<b>second</b>");
+  // A line the log's reader refuses is refused here, naming the file and line.
+  std::ofstream(dir / "gpu-a" / "APPROVALS.log", std::ios::app) << "{\"time\": \"cut\n";
+  try {
+    read_approvals(dir.string());
+    ADD_FAILURE() << "a broken approval log line was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("APPROVALS.log:5"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
