@@ -29,3 +29,6 @@ ci/install-shader-compiler.sh || echo "install-deps: no shader compiler for the 
 # What checks the shipped GitHub workflow against GitHub's schema (npm: action-validator); without
 # it the test e2e/ci_recipes_valid says it cannot run.
 ci/install-ci-lint.sh || echo "install-deps: no action-validator: the GitHub workflow is not checked against its schema" >&2
+# The dashboard's chart library and its browser test's driver (npm); without them the build says so
+# and `perfgate dashboard` refuses, naming this script.
+ci/install-web-deps.sh || echo "install-deps: no npm packages (uPlot, playwright-core): the dashboard is left without its charts" >&2

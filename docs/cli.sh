@@ -34,6 +34,7 @@ generated() {
   section history
   section history ack
   section bisect
+  section dashboard
   section notify
 }
 

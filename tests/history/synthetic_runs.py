@@ -2,7 +2,8 @@
 """Writes synthetic perfgate results JSON files, one per run, for history tests: every case's
 samples are a level times seeded log-normal noise; --step CASE:RUN:PCT makes CASE PCT% slower
 from run RUN on (repeatable, steps add up); --odd CASE:RUN:FACTOR makes that one run FACTOR times
-slower (a machine hiccup). No measurement: the files only feed
+slower (a machine hiccup); --case KERNEL=ID and --level KERNEL=NS give a kernel's case another id and
+level, --branch the runs' branch (the dashboard's test plants hostile ones). No measurement: the files only feed
 `perfgate report --append-history`.
 
   synthetic_runs.py --out DIR --runs 40 --first 0 --step copy:30:10
@@ -35,14 +36,20 @@ def main():
     ap.add_argument("--noise-pct", type=float, default=0.5, help="run-to-run sigma, %%")
     ap.add_argument("--machine", default="cpu-test-machine-2t")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--branch", default="main")
+    ap.add_argument("--case", action="append", default=[], help="KERNEL=CASE ID")
+    ap.add_argument("--level", action="append", default=[], help="KERNEL=LATENCY NS")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     steps = [(k, int(r), float(p)) for k, r, p in (s.split(":") for s in args.step)]
+    ids = dict(c.split("=", 1) for c in args.case)
+    levels = {k: float(v) for k, v in (c.split("=", 1) for c in args.level)}
     odds = [(k, int(r), float(f)) for k, r, f in (s.split(":") for s in args.odd)]
     for run in range(args.first, args.first + args.runs):
         rng = random.Random(args.seed * 100003 + run)
         cases = []
         for kernel, (case_id, level) in CASES.items():
+            case_id, level = ids.get(kernel, case_id), levels.get(kernel, level)
             for k, r, p in steps:
                 if k == kernel and run >= r:
                     level *= 1 + p / 100
@@ -59,7 +66,7 @@ def main():
                           "fits_in_cache": False, "measurements": 1, "peak_bandwidth_gbps": 0.0})
         doc = {"schema": 1, "perfgate_version": "0.0.0-test", "run_id": f"20261125T{run:06d}Z-synth",
                "started_at": f"2026-11-{1 + run // 24:02d}T{run % 24:02d}:00:00Z",
-               "commit": f"{run:04d}" + "c" * 36, "branch": "main",
+               "commit": f"{run:04d}" + "c" * 36, "branch": args.branch,
                "fingerprint": {"machine_id": args.machine, "backend": "cpu", "device_name": "Test CPU",
                                "vendor_id": 0, "device_id": 0, "driver_version": "", "api_version": "",
                                "device_uuid": "", "cpu_model": "Test CPU", "cpu_threads": 2,

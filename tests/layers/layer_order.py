@@ -22,6 +22,7 @@ HARNESS_LAYERS = {
     "judge": 3,
     "report": 4,
     "notify": 4,
+    "dashboard": 4,
     "gate": 5,
     "cli": 6,
 }

@@ -378,6 +378,27 @@ void add_history_command(CLI::App& app, Context& context) {
   });
 }
 
+void add_dashboard_command(CLI::App& app, Context& context) {
+  auto flags = std::make_shared<DashboardFlags>();
+  CLI::App* dashboard = app.add_subcommand(
+      "dashboard",
+      "A static site of every machine's history: what needs attention first, each case's trend, each run's verdicts");
+  dashboard->add_option("--history", flags->history_dir, "History folder (perfgate report --append-history)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  dashboard->add_option("--out", flags->out,
+                        "Folder the site is written to (SITE/index.html opens it; replaced when rebuilt)")
+      ->required();
+  add_thresholds_option(*dashboard, flags->thresholds_dir, context, "its `history` settings, as for history --changes");
+  add_baselines_option(*dashboard, flags->baselines_dir, context,
+                       "their levels and allowances drawn as bands, and who approved them (APPROVALS.log)");
+  dashboard->footer(
+      "Opens from file:// and from any static host; every asset is inside SITE. Views: index.html, "
+      "index.html#/case/<case id, URI-encoded>, index.html#/run/<run id>. Exit codes: 0 written; 2 bad input "
+      "(a history or log line perfgate refuses, named by file and line). See docs/dashboard.md.");
+  dashboard->callback([flags, &context] { context.exit_code = dashboard_main(*flags); });
+}
+
 void add_notify_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<NotifyFlags>();
   flags->program = context.program;
@@ -546,6 +567,7 @@ int run_command_line(int argc, char** argv, Context& context) {
   add_baseline_command(app, context);
   add_report_command(app, context);
   add_history_command(app, context);
+  add_dashboard_command(app, context);
   add_notify_command(app, context);
   add_bisect_command(app, context);
   add_serve_command(app, context);

@@ -120,6 +120,14 @@ struct HistoryFlags {
 };
 int history_main(const HistoryFlags& flags);
 
+// dashboard: a static site of every machine's history (docs/dashboard.md).
+struct DashboardFlags {
+  std::string history_dir, out;
+  std::string thresholds_dir;  // the `history` settings the change points are found under
+  std::string baselines_dir;   // levels, allowances and approvals
+};
+int dashboard_main(const DashboardFlags& flags);
+
 struct AckFlags {
   std::string id, by, reason, history_dir;
   std::string thresholds_dir, baselines_dir;  // to find the id among the history's changes
