@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,20 +53,38 @@ struct GemmBuffers {
   std::vector<float> b, a;
 };
 
+// How a row of 16-bit inputs widens to float32 (matmul_f16, matmul_bf16): n values from `in`.
+template <class T>
+using Widen = void (*)(const T* in, float* out, std::int64_t n);
+
+// The n values at `p` as float32: `p` itself for float32, else widened into `scratch`.
+template <class T>
+const float* as_floats(const T* p, std::int64_t n, float* scratch, Widen<T> widen) {
+  if constexpr (std::is_same_v<T, float>) {
+    return p;
+  } else {
+    widen(p, scratch, n);
+    return scratch;
+  }
+}
+
 // B(k0 + kk, j0 + j) for kk < kc, j < jc, into panels of kNR columns (kc x kNR each, row-major),
 // zero past the last column.
-inline void pack_b(const GemmShape& s, const float* b, std::int64_t k0, std::int64_t kc, std::int64_t j0,
-                   std::int64_t jc, float* out) {
+template <class T>
+void pack_b(const GemmShape& s, const T* b, std::int64_t k0, std::int64_t kc, std::int64_t j0,
+            std::int64_t jc, float* out, Widen<T> widen) {
+  float scratch[kKC > kNR ? kKC : kNR];
   for (std::int64_t p = 0; p * kNR < jc; ++p) {
     const std::int64_t pj = j0 + p * kNR, nc = std::min(kNR, jc - p * kNR);
     float* panel = out + p * kc * kNR;
     if (s.transpose_b) {
-      for (std::int64_t j = 0; j < kNR; ++j)
-        for (std::int64_t kk = 0; kk < kc; ++kk)
-          panel[kk * kNR + j] = j < nc ? b[(pj + j) * s.ldb + k0 + kk] : 0.0f;
+      for (std::int64_t j = 0; j < kNR; ++j) {
+        const float* column = j < nc ? as_floats(b + (pj + j) * s.ldb + k0, kc, scratch, widen) : nullptr;
+        for (std::int64_t kk = 0; kk < kc; ++kk) panel[kk * kNR + j] = column ? column[kk] : 0.0f;
+      }
     } else {
       for (std::int64_t kk = 0; kk < kc; ++kk) {
-        const float* row = b + (k0 + kk) * s.ldb + pj;
+        const float* row = as_floats(b + (k0 + kk) * s.ldb + pj, nc, scratch, widen);
         for (std::int64_t j = 0; j < kNR; ++j) panel[kk * kNR + j] = j < nc ? row[j] : 0.0f;
       }
     }
@@ -74,14 +93,16 @@ inline void pack_b(const GemmShape& s, const float* b, std::int64_t k0, std::int
 
 // A(i0 + i, k0 + kk) for i < mc, kk < kc, into slivers of kMR rows (kc x kMR each: the kMR
 // values of one kk side by side), zero past the last row.
-inline void pack_a(const GemmShape& s, const float* a, std::int64_t i0, std::int64_t mc, std::int64_t k0,
-                   std::int64_t kc, float* out) {
+template <class T>
+void pack_a(const GemmShape& s, const T* a, std::int64_t i0, std::int64_t mc, std::int64_t k0,
+            std::int64_t kc, float* out, Widen<T> widen) {
+  float scratch[kKC];
   for (std::int64_t q = 0; q * kMR < mc; ++q) {
     float* sliver = out + q * kc * kMR;
     for (std::int64_t r = 0; r < kMR; ++r) {
       const std::int64_t i = q * kMR + r;
-      const float* row = a + (i0 + i) * s.lda + k0;
-      for (std::int64_t kk = 0; kk < kc; ++kk) sliver[kk * kMR + r] = i < mc ? row[kk] : 0.0f;
+      const float* row = i < mc ? as_floats(a + (i0 + i) * s.lda + k0, kc, scratch, widen) : nullptr;
+      for (std::int64_t kk = 0; kk < kc; ++kk) sliver[kk * kMR + r] = row ? row[kk] : 0.0f;
     }
   }
 }
@@ -92,20 +113,24 @@ inline void micro_kernel(const float* __restrict sliver, const float* __restrict
   vec acc[kMR][kNV] = {};
   for (std::int64_t kk = 0; kk < kc; ++kk) {
     vec bv[kNV];
-    for (std::int64_t v = 0; v < kNV; ++v) std::memcpy(&bv[v], panel + kk * kNR + v * kVectorFloats, sizeof(vec));
+    for (std::int64_t v = 0; v < kNV; ++v)
+      std::memcpy(&bv[v], panel + kk * kNR + v * kVectorFloats, sizeof(vec));
     for (std::int64_t r = 0; r < kMR; ++r) {
       const float av = sliver[kk * kMR + r];
       for (std::int64_t v = 0; v < kNV; ++v) acc[r][v] += av * bv[v];
     }
   }
   for (std::int64_t r = 0; r < kMR; ++r)
-    for (std::int64_t v = 0; v < kNV; ++v) std::memcpy(tile + r * kNR + v * kVectorFloats, &acc[r][v], sizeof(vec));
+    for (std::int64_t v = 0; v < kNV; ++v)
+      std::memcpy(tile + r * kNR + v * kVectorFloats, &acc[r][v], sizeof(vec));
 }
 }  // namespace detail
 
-// Single-threaded over the columns [j_begin, j_end) of C.
-inline void gemm_columns(const GemmShape& s, const float* a, const float* b, float* c, std::int64_t j_begin,
-                         std::int64_t j_end, detail::GemmBuffers& buffers) {
+// Single-threaded over the columns [j_begin, j_end) of C; A and B of float32, or of 16-bit
+// values `widen` turns into float32 as they are packed.
+template <class T>
+void gemm_columns(const GemmShape& s, const T* a, const T* b, float* c, std::int64_t j_begin,
+                  std::int64_t j_end, detail::GemmBuffers& buffers, detail::Widen<T> widen = nullptr) {
   using namespace detail;
   const std::int64_t jc = j_end - j_begin;
   if (jc <= 0 || s.m <= 0) return;
@@ -116,10 +141,10 @@ inline void gemm_columns(const GemmShape& s, const float* a, const float* b, flo
   for (std::int64_t k0 = 0; k0 < s.k; k0 += kKC) {
     const std::int64_t kc = std::min(kKC, s.k - k0);
     const bool first = k0 == 0, last = k0 + kc == s.k;
-    pack_b(s, b, k0, kc, j_begin, jc, buffers.b.data());
+    pack_b(s, b, k0, kc, j_begin, jc, buffers.b.data(), widen);
     for (std::int64_t i0 = 0; i0 < s.m; i0 += kMC) {
       const std::int64_t mc = std::min(kMC, s.m - i0);
-      pack_a(s, a, i0, mc, k0, kc, buffers.a.data());
+      pack_a(s, a, i0, mc, k0, kc, buffers.a.data(), widen);
       for (std::int64_t p = 0; p < panels; ++p) {
         const std::int64_t j0 = j_begin + p * kNR, nc = std::min(kNR, j_end - j0);
         for (std::int64_t q = 0; q * kMR < mc; ++q) {
@@ -147,21 +172,23 @@ inline std::int64_t omp_threads() {
 #endif
 }
 // The columns of chunk `t` of `chunks`, whole panels each.
-inline std::pair<std::int64_t, std::int64_t> chunk_columns(std::int64_t n, std::int64_t t, std::int64_t chunks) {
+inline std::pair<std::int64_t, std::int64_t> chunk_columns(std::int64_t n, std::int64_t t,
+                                                           std::int64_t chunks) {
   const std::int64_t panels = (n + kNR - 1) / kNR;
   return {std::min(n, panels * t / chunks * kNR), std::min(n, panels * (t + 1) / chunks * kNR)};
 }
 }  // namespace detail
 
 // Parallel over the columns of C, in contiguous whole panels per thread.
-inline void gemm(const GemmShape& s, const float* a, const float* b, float* c) {
+template <class T>
+void gemm(const GemmShape& s, const T* a, const T* b, float* c, detail::Widen<T> widen = nullptr) {
   const std::int64_t panels = (s.n + detail::kNR - 1) / detail::kNR;
   const std::int64_t chunks = std::max<std::int64_t>(1, std::min(panels, detail::omp_threads()));
 #pragma omp parallel for schedule(static)
   for (std::int64_t t = 0; t < chunks; ++t) {
     detail::GemmBuffers buffers;
     const auto [j_begin, j_end] = detail::chunk_columns(s.n, t, chunks);
-    gemm_columns(s, a, b, c, j_begin, j_end, buffers);
+    gemm_columns(s, a, b, c, j_begin, j_end, buffers, widen);
   }
 }
 
@@ -172,7 +199,8 @@ inline void gemm_batched(const GemmShape& s, std::int64_t batch, const float* a,
                          const float* b, std::int64_t b_stride, float* c, std::int64_t c_stride) {
   const std::int64_t panels = (s.n + detail::kNR - 1) / detail::kNR;
   const std::int64_t threads = detail::omp_threads();
-  const std::int64_t chunks = std::max<std::int64_t>(1, std::min(panels, (threads + batch - 1) / std::max<std::int64_t>(batch, 1)));
+  const std::int64_t chunks =
+      std::max<std::int64_t>(1, std::min(panels, (threads + batch - 1) / std::max<std::int64_t>(batch, 1)));
 #pragma omp parallel
   {
     detail::GemmBuffers buffers;

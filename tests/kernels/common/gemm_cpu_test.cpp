@@ -21,7 +21,8 @@ namespace gemm_detail = kernels::detail;
 // Elements of the `batch` products that differ from the reference by more than 1e-5 relative.
 std::int64_t gemm_mismatches(const GemmShape& s, std::int64_t batch, std::mt19937& rng) {
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  const std::int64_t a_stride = s.m * s.lda, b_stride = (s.transpose_b ? s.n : s.k) * s.ldb, c_stride = s.m * s.ldc;
+  const std::int64_t a_stride = s.m * s.lda, b_stride = (s.transpose_b ? s.n : s.k) * s.ldb,
+                     c_stride = s.m * s.ldc;
   std::vector<float> a(std::size_t(a_stride * batch)), b(std::size_t(b_stride * batch));
   std::vector<float> c(std::size_t(c_stride * batch), std::numeric_limits<float>::quiet_NaN());
   for (float& x : a) x = value(rng);
@@ -34,7 +35,8 @@ std::int64_t gemm_mismatches(const GemmShape& s, std::int64_t batch, std::mt1993
   for (std::int64_t q = 0; q < batch; ++q)
     for (std::int64_t i = 0; i < s.m; ++i)
       for (std::int64_t j = 0; j < s.n; ++j) {
-        const double want = kernels::gemm_reference_at(s, a.data() + q * a_stride, b.data() + q * b_stride, i, j);
+        const double want =
+            kernels::gemm_reference_at(s, a.data() + q * a_stride, b.data() + q * b_stride, i, j);
         const double got = c[std::size_t(q * c_stride + i * s.ldc + j)];
         if (!(std::abs(got - want) <= 1e-5 * (1 + std::sqrt(double(s.k))))) ++wrong;
       }
@@ -43,7 +45,8 @@ std::int64_t gemm_mismatches(const GemmShape& s, std::int64_t batch, std::mt1993
 
 TEST(KernelsGemmCpu, MatchesTheReferenceAcrossEveryBlockEdge) {
   std::mt19937 rng(7);
-  const std::int64_t mr = gemm_detail::kMR, nr = gemm_detail::kNR, kc = gemm_detail::kKC, mc = gemm_detail::kMC;
+  const std::int64_t mr = gemm_detail::kMR, nr = gemm_detail::kNR, kc = gemm_detail::kKC,
+                     mc = gemm_detail::kMC;
   for (const std::int64_t m : {std::int64_t(1), mr - 1, mr + 1, mc + 3})
     for (const std::int64_t n : {std::int64_t(1), nr + 5, 3 * nr})
       for (const std::int64_t k : {std::int64_t(1), kc + 7})
@@ -51,7 +54,8 @@ TEST(KernelsGemmCpu, MatchesTheReferenceAcrossEveryBlockEdge) {
           for (const std::int64_t batch : {std::int64_t(1), std::int64_t(3)}) {
             const GemmShape s{m, n, k, k + 1, (transpose ? k : n) + 3, n + 2, transpose, 0.5f};
             EXPECT_EQ(gemm_mismatches(s, batch, rng), 0)
-                << "m=" << m << " n=" << n << " k=" << k << " transpose_b=" << transpose << " batch=" << batch;
+                << "m=" << m << " n=" << n << " k=" << k << " transpose_b=" << transpose
+                << " batch=" << batch;
           }
 }
 
