@@ -186,7 +186,7 @@ void gemm(const GemmShape& s, const T* a, const T* b, float* c, detail::Widen<T>
   const std::int64_t chunks = std::max<std::int64_t>(1, std::min(panels, detail::omp_threads()));
 #pragma omp parallel for schedule(static)
   for (std::int64_t t = 0; t < chunks; ++t) {
-    detail::GemmBuffers buffers;
+    thread_local detail::GemmBuffers buffers;  // kept per thread: no page faults per call
     const auto [j_begin, j_end] = detail::chunk_columns(s.n, t, chunks);
     gemm_columns(s, a, b, c, j_begin, j_end, buffers, widen);
   }
@@ -203,7 +203,7 @@ inline void gemm_batched(const GemmShape& s, std::int64_t batch, const float* a,
       std::max<std::int64_t>(1, std::min(panels, (threads + batch - 1) / std::max<std::int64_t>(batch, 1)));
 #pragma omp parallel
   {
-    detail::GemmBuffers buffers;
+    thread_local detail::GemmBuffers buffers;  // kept per thread: no page faults per call
 #pragma omp for collapse(2) schedule(static)
     for (std::int64_t i = 0; i < batch; ++i)
       for (std::int64_t t = 0; t < chunks; ++t) {
