@@ -10,6 +10,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev
   libvulkan-dev glslc libspirv-cross-c-shared-dev mesa-vulkan-drivers vulkan-tools
   python3 chromium cmark-gfm npm
+  libopenblas-dev  # benchmark only: perfgate_alternatives against sgemm (docs/performance.md)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -22,7 +22,7 @@ constexpr std::uint32_t kBand = 16;  // tile rows per band, as matmul_f16's fast
 }  // namespace
 
 PERFGATE_KERNEL(matmul_bf16) {
-  return half_gemm(KernelDef("matmul_bf16"), ElementType::bf16, from_bfloat16)
+  return half_gemm(KernelDef("matmul_bf16"), ElementType::bf16, from_bfloat16, widen_bf16_row)
       .describe("C = A * B, A and B bfloat16, C float32 (f32 accumulation): tensor cores at workgroup scope")
       // The H100 figure is --axis m=4096 --axis n=4096 --axis k=4096 (docs/performance.md).
       .valid([](const Params& p, Backend backend) {
@@ -37,7 +37,7 @@ PERFGATE_KERNEL(matmul_bf16) {
           throw Error("matmul_bf16: wg=" + std::to_string(wg) + " is over the device's " +
                       std::to_string(limits.matrix_workgroup_max_invocations) +
                       " invocations for workgroup-scope matrices");
-        return VulkanPlan{
-            {tensor_layout_dispatch("matmul_bf16/matmul_bf16_tensor", "matmul_bf16", p, wg, tile, 2 * tile, kBand)}};
+        return VulkanPlan{{tensor_layout_dispatch("matmul_bf16/matmul_bf16_tensor", "matmul_bf16", p, wg,
+                                                  tile, 2 * tile, kBand)}};
       });
 }

@@ -48,7 +48,7 @@ WorkgroupPath workgroup_path(std::int64_t staged) { return kWorkgroupPaths[stage
 }  // namespace
 
 PERFGATE_KERNEL(matmul_f16) {
-  return half_gemm(KernelDef("matmul_f16"), ElementType::f16, from_half)
+  return half_gemm(KernelDef("matmul_f16"), ElementType::f16, from_half, widen_f16_row)
       .describe("C = A * B, A and B fp16, C float32 (f32 accumulation): tensor cores where present")
       // The H100 figure is --axis m=4096 --axis n=4096 --axis k=4096 (docs/performance.md; llvmpipe runs
       // the fallback shader). The default point is the fastest there: staged=14 on 256 invocations, tile 128
@@ -96,8 +96,8 @@ PERFGATE_KERNEL(matmul_f16) {
                         std::to_string(limits.matrix_workgroup_max_invocations) +
                         " invocations for workgroup-scope matrices");
           if (w.buffers == 0)
-            return VulkanPlan{{tensor_layout_dispatch("matmul_f16/matmul_f16_tensor", "matmul_f16", p, wg, tm, tn,
-                                                      std::uint32_t(w.group))}};
+            return VulkanPlan{{tensor_layout_dispatch("matmul_f16/matmul_f16_tensor", "matmul_f16", p, wg, tm,
+                                                      tn, std::uint32_t(w.group))}};
           const std::int64_t shared = tensor_staged_shared_bytes(tm, tn, w.bk, w.buffers);
           if (shared > std::int64_t(limits.max_shared_memory_bytes))
             throw Error("matmul_f16: staged=" + std::to_string(p["staged"]) +

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#if defined(__AVX512VNNI__)
+#if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #endif
 
@@ -26,10 +26,20 @@ constexpr const char* kName = "q4_0_q8_matvec";
 std::size_t blocks_per_row(const Params& p) { return std::size_t(p["k"]) / q4_0::kBlockWeights; }
 
 // One row: per block, sum_j (nibble_j - 8) xq_j as an exact integer, times both scales.
+#if defined(__AVX2__) && defined(__FMA__)
+// start + the sums of 4 adjacent products of unsigned bytes u and signed bytes s, per 32-bit
+// lane: one VNNI instruction, or on AVX2 (x86-64-v3) pairs to 16 bits then pairs to 32
+// (exact here: nibbles times bytes, |15 * 127 * 2| fits 16 bits).
+inline __m256i dot_u8_s8(__m256i start, __m256i u, __m256i s) {
 #if defined(__AVX512VNNI__) && defined(__AVX512VL__)
-// 32 unsigned nibbles times 32 signed bytes in one VNNI instruction (8 lanes of 4 products),
-// the lanes' bias -8 sum xq precomputed per block, since every row shares it; 8 float lanes
-// accumulate across blocks.
+  return _mm256_dpbusd_epi32(start, u, s);
+#else
+  return _mm256_add_epi32(start, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
+#endif
+}
+
+// 32 unsigned nibbles times 32 signed bytes in 8 lanes of 4 products, the lanes' bias -8 sum xq
+// precomputed per block, since every row shares it; 8 float lanes accumulate across blocks.
 float row_dot(const std::uint8_t* row, const std::int8_t* xq, const float* xd, const std::int32_t* bias,
               std::size_t blocks) {
   const __m128i low = _mm_set1_epi8(0x0f);
@@ -39,7 +49,7 @@ float row_dot(const std::uint8_t* row, const std::int8_t* xq, const float* xd, c
     const __m256i nibbles = _mm256_set_m128i(_mm_and_si128(_mm_srli_epi16(q, 4), low), _mm_and_si128(q, low));
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xq + b * q4_0::kBlockWeights));
     const __m256i start = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8 * b));
-    const __m256i dot = _mm256_dpbusd_epi32(start, nibbles, x);
+    const __m256i dot = dot_u8_s8(start, nibbles, x);
     acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_set1_ps(q4_0::scale(row) * xd[b]), acc);
   }
   alignas(32) float lanes[8];
@@ -53,7 +63,7 @@ std::vector<std::int32_t> block_biases(const std::int8_t* xq, std::size_t blocks
   std::vector<std::int32_t> bias(8 * blocks);
   for (std::size_t b = 0; b < blocks; ++b) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xq + b * q4_0::kBlockWeights));
-    const __m256i sums = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(8), x);
+    const __m256i sums = dot_u8_s8(_mm256_setzero_si256(), _mm256_set1_epi8(8), x);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(bias.data() + 8 * b),
                         _mm256_sub_epi32(_mm256_setzero_si256(), sums));
   }

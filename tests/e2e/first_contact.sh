@@ -34,9 +34,22 @@ echo "$out"
 [ "$(tail -1 <<<"$out")" = "  $PERFGATE check 'copy/cpu/*' --backend cpu --axis n=65536,262144 --thresholds $WORK/thresholds --cache-dir $WORK/cache --baselines $WORK/baselines --base BUILD" ] ||
   fail "the run's last line is not the A/B command: $(tail -1 <<<"$out")"
 
-check_out=$("$PERFGATE" check "${SELECT[@]}" 2>&1)
+check_out=$("$PERFGATE" check "${SELECT[@]}" --json "$WORK/check.json" 2>&1)
 rc=$?
 [ "$rc" -eq 77 ] || fail "a check with no baselines exited $rc (want 77)"
+# Nothing to judge: checked against its reference, then a short look (a few samples, no
+# calibration reference, no cold samples), its figures printed and stored.
+[ "$(count "a short look: 5 samples, figures only" "$check_out")" -eq 2 ] ||
+  fail "the check did not take a short look of 5 samples at each case"
+python3 - "$WORK/check.json" <<'PY' || fail "the short look's results are not 5 samples of checked figures"
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+assert len(cases) == 2, len(cases)
+for c in cases:
+    assert "rel L2 error" in c["check"], c["check"]
+    assert len(c["metrics"]["latency_ns"]["samples"]) == 5, c["metrics"]["latency_ns"]
+    assert "relative_latency" not in c["metrics"] and "cold_latency_ns" not in c["metrics"], sorted(c["metrics"])
+PY
 [ "$(count "No baselines for $MACHINE yet" "$check_out")" -eq 1 ] || {
   echo "$check_out"
   fail "the check did not say once that $MACHINE has no baselines"

@@ -75,6 +75,8 @@ const std::vector<Point> kSmallPoints = {
     {"attention_fused", {{"seq", 100}, {"dmodel", 96}, {"heads", 3}, {"causal", 1}}},
     {"matmul_f16", {{"m", 33}, {"n", 48}, {"k", 70}}},
     {"matmul_bf16", {{"m", 33}, {"n", 48}, {"k", 70}}},
+    {"matmul_f16", {{"m", 20}, {"n", 70}, {"k", 300}}},  // past one k-block of the CPU GEMM
+    {"matmul_bf16", {{"m", 20}, {"n", 70}, {"k", 300}}},
     {"tensor_peak", {{"n", 16}, {"iters", 5}}},
     {"cache_peak", {{"n", 4096}, {"iters", 3}}},
 };

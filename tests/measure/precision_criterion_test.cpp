@@ -73,22 +73,34 @@ TEST(MeasurePrecisionCriterion, TheVerdictRuleNeedsAKnownAllowanceAndNeverSample
   EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 1);
 }
 
-// Nothing to judge against: min_samples on one allocation, no precision loop.
-TEST(MeasurePrecisionCriterion, AShortLookStopsAtTheMinimumSamples) {
+// Nothing to judge against: a few samples on one allocation, no precision loop, no calibration
+// reference and no cold samples.
+TEST(MeasurePrecisionCriterion, AShortLookStopsAtAFewSamples) {
   SamplingSettings settings;
   settings.min_samples = 20;
   settings.allocations = 4;
   settings.verdict_precision = 0.1;
   settings.verdict_allowance_pct = 60;
+  settings.calibrate = true;
+  settings.calibration_reference = "calibration_stream/cpu/n=1048576";
+  settings.cold_samples = 5;
   const SamplingSettings look = settings.short_look();
-  EXPECT_EQ(look.max_samples, 20);
+  const int n = SamplingSettings::kShortLookSamples;
+  EXPECT_EQ(look.min_samples, n);
+  EXPECT_EQ(look.max_samples, n);
   EXPECT_EQ(look.allocations, 1);
+  EXPECT_FALSE(look.calibrate);
+  EXPECT_EQ(look.calibration_reference, "");
+  EXPECT_EQ(look.cold_samples, 0);
+  EXPECT_DOUBLE_EQ(look.timeout_s, SamplingSettings::kShortLookTimeout_s);
   PrecisionCriterion c = stopping_rule(look);
   EXPECT_DOUBLE_EQ(c.target_pct(), 1);
-  const auto loose = spread(20, 20);
-  EXPECT_FALSE(c.is_finished(19, std::span(loose).first(19), 0, 1));
-  EXPECT_TRUE(c.is_finished(20, loose, 0, 1));
+  const auto loose = spread(n, 20);
+  EXPECT_FALSE(c.is_finished(n - 1, std::span(loose).first(std::size_t(n - 1)), 0, 1));
+  EXPECT_TRUE(c.is_finished(n, loose, 0, 1));
   EXPECT_FALSE(c.converged());
+  settings.min_samples = 3;  // never more than the thresholds ask of a full measurement
+  EXPECT_EQ(settings.short_look().max_samples, 3);
 }
 
 }  // namespace

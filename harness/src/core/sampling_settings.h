@@ -1,6 +1,7 @@
 #pragma once
 // How a case is sampled: warm-up, batch length, and when adaptive sampling stops. Thresholds files
 // set it (judge/thresholds.h, `sampling:`); the sampler follows it (measure/sampler.h).
+#include <algorithm>
 #include <string>
 
 namespace perfgate {
@@ -33,15 +34,27 @@ struct SamplingSettings {
   // the peaks would choose (measure/calibration.h). Empty: chosen from the cost and the peaks.
   std::string calibration_reference;
 
-  // A short look, for a case that has nothing to be judged against: the same warm-up and batches,
-  // then min_samples samples on one allocation and no precision target. Its figures are printed
-  // and stored; no verdict rests on them.
+  // A short look, for a case that has nothing to be judged against (a check without a
+  // baseline): the same warm-up and batches, then kShortLookSamples samples (min_samples where
+  // fewer) on one allocation, with no precision target, no calibration reference between them
+  // and no cold samples: nothing judges relative_latency or cold times without a baseline, and
+  // the cold flush writes twice the last-level cache per sample. Within kShortLookTimeout_s,
+  // so a warm-up whose medians never agree on a busy machine stops after a quarter of that.
+  // Its figures are printed and stored; no verdict rests on them. The correctness check runs as
+  // for any measurement.
+  static constexpr int kShortLookSamples = 5;  // a median and a spread to print
+  static constexpr double kShortLookTimeout_s = 5;
   SamplingSettings short_look() const {
     SamplingSettings s = *this;
-    s.max_samples = min_samples;
+    s.min_samples = std::min(min_samples, kShortLookSamples);
+    s.max_samples = s.min_samples;
     s.min_time_s = 0;
     s.allocations = 1;
     s.verdict_allowance_pct = 0;
+    s.calibrate = false;
+    s.calibration_reference.clear();
+    s.cold_samples = 0;
+    s.timeout_s = std::min(timeout_s, kShortLookTimeout_s);
     return s;
   }
 };
