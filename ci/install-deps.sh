@@ -9,13 +9,16 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libcurl4-openssl-dev libssl-dev
   libvulkan-dev glslc libspirv-cross-c-shared-dev mesa-vulkan-drivers vulkan-tools
-  python3 chromium cmark-gfm npm
+  python3 chromium cmark-gfm
   libopenblas-dev  # benchmark only: perfgate_alternatives against sgemm (docs/performance.md)
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
+# npm installs the dashboard's and the CI lint's packages. Debian's npm conflicts with a nodejs
+# that brings its own (NodeSource's, as on these machines), so it is asked for only where none is.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
 else

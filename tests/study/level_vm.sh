@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Detection study on a shared CPU host right after first contact (one period, no history): a
+# proposal of copy on the CPU and on llvmpipe approved into a scratch baselines folder, then
+# checks, each a process of its own, by this build (A/A) and by builds doing 2x the work (same
+# case ids), on this host and as another host of the class (PERFGATE_HOST_ID), and the CTest path
+# with the 2x build installed as the test binary. Results in OUTDIR.
+#
+#   tests/study/level_vm.sh OUTDIR N SLOW_CPU SLOW_VULKAN
+# SLOW_CPU, SLOW_VULKAN: perfgate binaries by tests/study/build_slowed.sh copy/cpu 100 and
+# copy/vulkan 100.
+set -uo pipefail
+out=$1 n=$2 slow_cpu=$3 slow_vk=$4
+mkdir -p "$out"
+b="$out/baselines"
+count() { grep -ho "^copy/[a-z]*/n=[0-9]*[^:]*: [a-z]*" "$out"/$1-*.txt | sed 's/^.*: //' | sort | uniq -c | tr '\n' ' '; }
+build/perfgate baseline propose 'copy/cpu/*' --backend cpu --baselines "$b" --out "$out/cpu.yaml" > "$out/propose-cpu.txt" 2>&1
+build/perfgate baseline approve "$out/cpu.yaml" --baselines "$b" --by study --reason first-contact --yes >> "$out/propose-cpu.txt" 2>&1
+build/perfgate baseline propose 'copy/vulkan/n=1048576,wg=256' --backend vulkan --baselines "$b" --out "$out/vk.yaml" > "$out/propose-vk.txt" 2>&1
+build/perfgate baseline approve "$out/vk.yaml" --baselines "$b" --by study --reason first-contact --yes >> "$out/propose-vk.txt" 2>&1
+echo "$(date +%T) proposed" >> "$out/steps.txt"
+checks() {  # NAME BINARY CASES [ENV...]
+  local name=$1 binary=$2 cases=$3
+  shift 3
+  for i in $(seq 1 "$n"); do
+    env "$@" "$binary" check "$cases" --baselines "$b" --json "$out/$name-$i.json" > "$out/$name-$i.txt" 2>&1
+  done
+  echo "$(date +%T) $name: $(count "$name")" >> "$out/steps.txt"
+}
+checks cpu-aa build/perfgate 'copy/cpu/*'
+checks cpu-2x "$slow_cpu" 'copy/cpu/*'
+checks cpu-other-aa build/perfgate 'copy/cpu/*' PERFGATE_HOST_ID=study-other-host
+checks cpu-other-2x "$slow_cpu" 'copy/cpu/*' PERFGATE_HOST_ID=study-other-host
+checks vk-aa build/perfgate 'copy/vulkan/n=1048576,wg=256'
+checks vk-2x "$slow_vk" 'copy/vulkan/n=1048576,wg=256'
