@@ -175,5 +175,22 @@ TEST(DeviceLevel, TheOffsetsUncertaintyComesFromBothSetsOfRuns) {
   EXPECT_TRUE(offset_runs(points, b, "other driver").empty());
 }
 
+TEST(DeviceLevel, BaselineShowCountsThePlacedDevices) {
+  std::mt19937_64 rng(78);
+  const BaselineCase b = proposed_on_first_gpu(rng);
+  std::vector<HistoryPoint> runs = second_gpu_runs(rng, kOffsetRuns);  // gpu-b: placed
+  for (HistoryPoint p : second_gpu_runs(rng, 2)) {                     // gpu-c: two runs, not yet
+    p.device_uuid = "gpu-c";
+    runs.push_back(p);
+  }
+  for (HistoryPoint p : second_gpu_runs(rng, 3)) {  // the baseline's own GPU: not counted
+    p.device_uuid = "gpu-a";
+    runs.push_back(p);
+  }
+  const PlacedDevices placed = placed_devices(runs, b);
+  EXPECT_EQ(placed.seen, 2);
+  EXPECT_EQ(placed.placed, 1);
+}
+
 }  // namespace
 }  // namespace perfgate

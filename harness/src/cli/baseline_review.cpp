@@ -1,14 +1,19 @@
 // perfgate baseline show / diff: what is approved, and what a candidate would change, for a
 // terminal or (--markdown) for a pull request.
 #include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "cli/baseline_subcommands.h"
 #include "cli/candidate_summary.h"
+#include "judge/device_level.h"
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
 #include "store/candidate.h"
+#include "store/history.h"
 
 namespace perfgate {
 
@@ -20,8 +25,20 @@ int show_main(const ReviewFlags& flags) {
   // Each case's resolution under today's thresholds: what a check against it can catch.
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
   std::vector<std::string> catches;
-  for (const auto& c : cases)
-    catches.push_back(resolution_per_device(c, thresholds.resolve(c.id, c.fingerprint.machine_id)));
+  // With a history: how many devices of the machine id its gated runs have placed.
+  std::map<std::string, std::map<std::string, std::vector<HistoryPoint>>> history;  // machine -> case -> runs
+  for (const auto& c : cases) {
+    std::string text = resolution_per_device(c, thresholds.resolve(c.id, c.fingerprint.machine_id));
+    if (!flags.history_dir.empty()) {
+      const std::string& machine = c.fingerprint.machine_id;
+      if (!history.contains(machine)) history[machine] = history_by_case(read_all_history(flags.history_dir, machine));
+      const PlacedDevices placed = placed_devices(history[machine][c.id], c);
+      const char* what = c.fingerprint.device_uuid.empty() || c.backend == "cpu" ? "hosts" : "GPUs";
+      text += (text.empty() ? "" : "; ") + std::to_string(placed.placed) + " of " + std::to_string(placed.seen) +
+              " other " + what + " in the history placed";
+    }
+    catches.push_back(std::move(text));
+  }
   std::fputs(render_baselines(cases, catches, flags.markdown).c_str(), stdout);
   return 0;
 }

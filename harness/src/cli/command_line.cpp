@@ -208,6 +208,10 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
   show->add_option("--machine", show_flags->machine_id, "Only this machine id (default: every machine)");
   add_thresholds_option(*show, show_flags->thresholds_dir, context, "each case's resolution");
   add_review_options(*show, *show_flags, context);
+  show->add_option("--history", show_flags->history_dir,
+                   "A history DIR of gated runs: say per case how many GPUs or hosts other than the baseline's its "
+                   "runs there have placed (5 runs at the baseline's kernel source each)")
+      ->envname("PERFGATE_HISTORY");
   show->callback([show_flags, &context] { context.exit_code = show_main(*show_flags); });
 
   auto diff_flags = std::make_shared<ReviewFlags>();

@@ -62,6 +62,7 @@ struct ReviewFlags {
   std::string machine_id;
   std::string baselines_dir;
   std::string thresholds_dir;
+  std::string history_dir;  // show: how many GPUs or hosts its gated runs placed (judge/device_level.h)
   bool markdown = false;
 };
 int show_main(const ReviewFlags& flags);
