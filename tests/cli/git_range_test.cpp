@@ -83,6 +83,17 @@ TEST_F(GitRangeTest, ReportsUncommittedChangesToTrackedFilesOnly) {
   EXPECT_EQ(range.modified_files(), (std::vector<std::string>{"kernel.cpp"}));
 }
 
+// A file name outside ASCII as it is, not as git quotes it ("\"docs/\\303\\251.md\""): an
+// --unrelated glob such as docs/* must meet it.
+TEST_F(GitRangeTest, FileNamesOutsideAsciiAreListedAsTheyAre) {
+  write_text("docs/\xc3\xa9t\xc3\xa9.md", "summer\n");
+  commit("docs: \xc3\xa9t\xc3\xa9");
+  const GitRange range(dir_.path());
+  const auto commits = range.commits(range.resolve("HEAD~1", "--good"), range.resolve("HEAD", "--bad"));
+  ASSERT_EQ(commits.size(), 2u);
+  EXPECT_EQ(commits[1].files, (std::vector<std::string>{"docs/\xc3\xa9t\xc3\xa9.md"}));
+}
+
 TEST_F(GitRangeTest, ChecksOutEachCommitInAWorktreeOfItsOwn) {
   const GitRange range(dir_.path());
   ScratchDir work("perfgate-git-range-work");

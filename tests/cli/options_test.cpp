@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.h"
+#include "cli/command_run.h"
 
 namespace perfgate {
 namespace {
@@ -21,16 +21,12 @@ struct Listed {
 
 // `perfgate list --ctest ARGS...`: the kernels and cases it selects, one line each.
 Listed list_ctest(std::vector<std::string> args) {
-  args.insert(args.begin(), {"perfgate", "list", "--ctest", "--backend", "cpu"});
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  Context context;
-  testing::internal::CaptureStdout();
-  testing::internal::CaptureStderr();
+  args.insert(args.begin(), {"list", "--ctest", "--backend", "cpu"});
+  const testing::CommandRun run = testing::run_perfgate(args);
   Listed listed;
-  listed.exit_code = run_command_line(static_cast<int>(argv.size()), argv.data(), context);
-  std::istringstream lines(testing::internal::GetCapturedStdout());
-  listed.errors = testing::internal::GetCapturedStderr();
+  listed.exit_code = run.exit_code;
+  listed.errors = run.errors;
+  std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {  // <case id> <kernel> <backend> <needs>
     std::istringstream fields(line);
     std::string id, kernel;
@@ -78,6 +74,33 @@ TEST(CliOptions, BaselinesFolderFollowsTheEnvironment) {
     ::setenv("PERFGATE_BASELINES_DIR", kept.c_str(), 1);
   else
     ::unsetenv("PERFGATE_BASELINES_DIR");
+}
+
+// Every floating-point option refuses nan and inf, which pass any comparison (a bisect --allowed nan
+// called a 2x slower range "no commit is slower"), and says its range in plain numbers.
+TEST(CliOptions, EveryFloatOptionIsFiniteWithinItsRange) {
+  const std::string file = PERFGATE_SOURCE_DIR "/CMakeLists.txt";  // any existing file: refused before it is read
+  const std::vector<std::pair<std::vector<std::string>, std::string>> commands = {
+      {{"bisect", "--allowed"}, "above 0"},
+      {{"baseline", "approve", file, "--by", "a", "--reason", "b", "--max-age"}, "0 or more"},
+      {{"baseline", "approve", file, "--by", "a", "--reason", "b", "--lock-timeout"}, "from 0 to 3600"},
+      {{"baseline", "drop", "x", "--by", "a", "--reason", "b", "--lock-timeout"}, "from 0 to 3600"},
+  };
+  for (const auto& [words, range] : commands) {
+    for (const std::string value : {"nan", "-nan", "inf", "-inf", "1e999", "x", "-1", "1e308"}) {
+      if (value == "1e308" && range != "from 0 to 3600") continue;  // in range where there is no upper bound
+      std::vector<std::string> args = words;
+      args.push_back(value);
+      const testing::CommandRun run = testing::run_perfgate(args);
+      const int rc = run.exit_code;
+      const std::string& errors = run.errors;
+      const std::string option = words.back();
+      EXPECT_EQ(rc, 2) << option << " " << value << ": " << errors;
+      EXPECT_NE(errors.find(option + ": '" + value + "' is "), std::string::npos) << errors;
+      EXPECT_NE(errors.find("(expected " + range + ")"), std::string::npos) << errors;
+      EXPECT_LT(errors.size(), 200u) << "no double's limit in full: " << errors;
+    }
+  }
 }
 
 }  // namespace

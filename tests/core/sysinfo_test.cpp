@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace perfgate {
 namespace {
@@ -58,6 +60,22 @@ TEST(HostId, TheEnvironmentNamesThisHost) {
   if (before) ::setenv("PERFGATE_HOST_ID", saved.c_str(), 1);
   EXPECT_EQ(named, host_id_of("ci-runner-7", "", ""));
   EXPECT_NE(named, unnamed);
+}
+
+// A name read from a file by a CI script ends in a newline: the same host as without it.
+TEST(HostId, TheNameIsTrimmed) {
+  const char* before = std::getenv("PERFGATE_HOST_ID");
+  const std::string saved = before ? before : "";
+  std::vector<std::string> ids;
+  for (const char* name : {"runner-1\n", " runner-1\r\n", "\trunner-1 "}) {
+    ::setenv("PERFGATE_HOST_ID", name, 1);
+    ids.push_back(host_fingerprint().host_id);
+  }
+  if (before)
+    ::setenv("PERFGATE_HOST_ID", saved.c_str(), 1);
+  else
+    ::unsetenv("PERFGATE_HOST_ID");
+  for (const std::string& id : ids) EXPECT_EQ(id, host_id_of("runner-1", "", ""));
 }
 
 }  // namespace

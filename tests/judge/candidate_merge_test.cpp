@@ -75,6 +75,17 @@ TEST(StoreCandidateMerge, TheWaitingShareIsWeightedByRuns) {
   EXPECT_DOUBLE_EQ(merge_candidates(parts).cases[0].cpu_wait_share, 0.3);
 }
 
+// The merged candidate names one perfgate version: parts measured by two are refused, naming both.
+TEST(StoreCandidateMerge, RefusesPartsOfDifferentPerfgateVersions) {
+  auto parts = two_periods();
+  parts[0].candidate.perfgate_version = "0.1.0";
+  parts[1].candidate.perfgate_version = "0.2.0";
+  const std::string why = refusal(parts);
+  EXPECT_NE(why.find("different perfgate versions (0.1.0 vs 0.2.0)"), std::string::npos) << why;
+  parts[1].candidate.perfgate_version = "0.1.0";
+  EXPECT_EQ(refusal(parts), "");
+}
+
 TEST(StoreCandidateMerge, RefusesWhatIsNotOneMachinesSameCode) {
   auto parts = two_periods();
   EXPECT_NE(refusal({parts[0]}).find("two or more"), std::string::npos);

@@ -52,5 +52,19 @@ TEST(BisectAlert, NamesTheCulpritOfTheChangePoint) {
   EXPECT_EQ(slack["text"], text);
 }
 
+// A commit subject is anyone's text: in Slack it is shown, never a mention or a link.
+TEST(BisectAlert, SlackShowsAHostileSubjectAsText) {
+  BisectOutcome o = alert_outcome();
+  o.commits[1].subject = "<!channel> <https://evil.example|click me> & co";
+  const auto slack = nlohmann::json::parse(
+      make_bisect_alert(o, {.url = "https://ci.example/job/7"}, PayloadFormat::slack, 1000).body);
+  const std::string text = slack["text"];
+  EXPECT_NE(text.find("\"&lt;!channel&gt; &lt;https://evil.example|click me&gt; &amp; co\""), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("<!channel>"), std::string::npos) << text;
+  EXPECT_EQ(text.find("<https://evil"), std::string::npos) << text;
+  EXPECT_TRUE(text.ends_with(" <https://ci.example/job/7|CI job>")) << text;
+}
+
 }  // namespace
 }  // namespace perfgate

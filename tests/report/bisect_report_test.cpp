@@ -68,6 +68,21 @@ TEST(BisectReport, NamesTheFirstBadCommitWithItsChange) {
   EXPECT_EQ(bisect_doc["unrelated_commits"].size(), 1u);
 }
 
+// A commit subject's terminal escapes (an OSC title, a screen clear) are shown as text in the
+// table, the step line and the conclusion; the JSON keeps the subject as it is.
+TEST(BisectReport, ATerminalEscapeInASubjectIsShownAsText) {
+  BisectOutcome o = planted_outcome();
+  o.commits[3].subject = "\x1b]0;owned\x07 \x1b[2J three more passes";
+  const std::string printed =
+      render_bisect_steps(o) + render_bisect_conclusion(o) + render_bisect_step_line(o, o.steps[2]);
+  EXPECT_EQ(printed.find('\x1b'), std::string::npos) << printed;
+  EXPECT_EQ(printed.find('\x07'), std::string::npos) << printed;
+  EXPECT_NE(printed.find("first bad commit: " + report_sha('3') + " \\e]0;owned\\x07 \\e[2J three more passes"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(bisect_json(o)["culprits"][0]["subject"], o.commits[3].subject);
+}
+
 TEST(BisectReport, ASubPercentStepOfSeveralPairsKeepsItsHundredths) {
   BisectOutcome o = planted_outcome();
   BisectStep& found = o.culprits[0].step;

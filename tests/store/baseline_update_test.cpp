@@ -93,5 +93,39 @@ TEST_F(StoreBaselineUpdate, DropRemovesMatchingCasesAndLogs) {
   EXPECT_THROW(drop_cases(store, "", "nothing/*", request()), Error);
 }
 
+// baselines/<machine> that is a link: an approval would land wherever it points. Refused, with
+// nothing written there.
+TEST_F(StoreBaselineUpdate, AMachineFolderThatIsALinkIsRefused) {
+  const auto outside = dir_.parent_path() / (dir_.filename().string() + "-outside");
+  std::filesystem::remove_all(outside);
+  std::filesystem::create_directories(outside);
+  std::filesystem::create_directories(dir_);
+  std::filesystem::create_directory_symlink(outside, dir_ / "cpu-test-2t");
+  const BaselineStore store(dir_);
+  try {
+    approve_candidate(store, candidate_of({"copy/cpu/n=2"}, 30), request());
+    ADD_FAILURE() << "a linked machine folder must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-test-2t is a symbolic link"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(outside));
+  std::filesystem::remove_all(outside);
+}
+
+// A machine id names a folder as it is: one with a newline (or a '/') is refused, no folder made.
+TEST_F(StoreBaselineUpdate, AMachineIdThatCannotNameAFolderIsRefused) {
+  const BaselineStore store(dir_);
+  for (const std::string machine : {"a\nb", "a/b", "..", ".lock"}) {
+    try {
+      approve_candidate(store, candidate_of({"copy/cpu/n=2"}, 30, machine), request());
+      ADD_FAILURE() << machine << " must be refused";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("not a baselines folder name: machine id"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_TRUE(!std::filesystem::exists(dir_) || std::filesystem::is_empty(dir_));
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -130,5 +130,20 @@ TEST_F(BisectLogTest, TheHistoryKeepsTheNewestBisectOfAChangePoint) {
   EXPECT_THROW(append_bisected(dir_, {"cp-3", {}, 1, ""}), Error);
 }
 
+// The history's logs are read whole before an append: a malformed line anywhere (not only a
+// cut last one) refuses it, naming the line, and nothing is appended after it.
+TEST_F(BisectLogTest, TheHistorysLogsRefuseAnAppendAfterAMalformedLine) {
+  append_acknowledgement(dir_, {"cp-1", "ann", "wanted", "2026-11-28T00:00:00Z"});
+  std::ofstream(acknowledgements_file(dir_), std::ios::app) << "{not json\n";
+  const auto size = std::filesystem::file_size(acknowledgements_file(dir_));
+  try {
+    append_acknowledgement(dir_, {"cp-3", "ann", "wanted", "2026-11-28T00:00:00Z"});
+    FAIL() << "an append after a malformed line must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ACKNOWLEDGED.log:2"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(std::filesystem::file_size(acknowledgements_file(dir_)), size);
+}
+
 }  // namespace
 }  // namespace perfgate

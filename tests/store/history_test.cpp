@@ -116,5 +116,100 @@ TEST_F(ReportHistory, ATruncatedLastLineIsRefusedNotAppendedTo) {
   EXPECT_THROW(read_all_history(dir_), Error);
 }
 
+// The series is ordered by started_at: a line whose time is no time, or lies in the future, is
+// refused naming its file and line, never sorted first or last.
+TEST_F(ReportHistory, AStartTimeThatIsNoTimeIsRefusedWhereItIsRead) {
+  append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000));
+  const auto file = dir_ / "cpu-test-machine-2t.jsonl";
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  in.close();
+  for (const std::string bad : {"\"zzz\"", "\"\"", "\"2099-01-01T00:00:00Z\"", "12"}) {
+    std::string edited = line;
+    const auto at = edited.find("\"2024-05-01T00:00:00Z\"");
+    ASSERT_NE(at, std::string::npos);
+    edited.replace(at, std::string("\"2024-05-01T00:00:00Z\"").size(), bad);
+    const auto run = edited.find("2024-05-01T00:00:00Z-x");
+    ASSERT_NE(run, std::string::npos);
+    edited.replace(run, 3, "run");  // another run id: the line is no duplicate
+    std::ofstream(dir_ / "edited.jsonl") << line << "\n" << edited << "\n";
+    try {
+      read_history(dir_, "copy/cpu/n=1048576", "edited");
+      ADD_FAILURE() << bad << " must be refused";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("edited.jsonl:2"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("started_at"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(ReportHistory, AppendRefusesAStartTimeThatIsNoneOrInTheFuture) {
+  for (const char* bad : {"zzz", "", "2099-01-01T00:00:00Z"}) {
+    RunResult run = run_at("2024-05-01T00:00:00Z", 800000);
+    run.started_at = bad;
+    try {
+      append_history(dir_, run, "results.json");
+      ADD_FAILURE() << "'" << bad << "' must be refused";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("results.json: started_at: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("nothing appended"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "cpu-test-machine-2t.jsonl"));
+  // Google Benchmark's offset form is kept in UTC, so the series sorts by the instant.
+  RunResult offset = run_at("2024-05-01T00:00:00Z", 800000);
+  offset.started_at = "2024-05-01T12:00:00+02:00";
+  append_history(dir_, offset);
+  EXPECT_EQ(read_history(dir_, "copy/cpu/n=1048576").at(0).started_at, "2024-05-01T10:00:00Z");
+}
+
+// One machine id, one file: an id that is no file name is refused, naming the results file.
+TEST_F(ReportHistory, AMachineIdThatCannotNameAFileIsRefused) {
+  for (const char* bad : {"../../x", "a/b", "a\nb", ".hidden"}) {
+    RunResult run = run_at("2024-05-01T00:00:00Z", 800000);
+    run.fingerprint.machine_id = bad;
+    try {
+      append_history(dir_, run, "results.json");
+      ADD_FAILURE() << bad << " must be refused";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("results.json: machine_id: machine id"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_));
+  RunResult dashed = run_at("2024-05-01T00:00:00Z", 800000);
+  dashed.fingerprint.machine_id = "a-b";
+  append_history(dir_, dashed);
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "a-b.jsonl"));
+}
+
+// Never through a link: a machine's file, or its lock, that is a link is refused and the file it
+// points to left as it was.
+TEST_F(ReportHistory, NeverAppendsOrLocksThroughALink) {
+  std::filesystem::create_directories(dir_);
+  const auto outside = dir_ / "outside.txt";
+  std::ofstream{outside};  // empty: a history with no lines, which an append through the link would grow
+  std::filesystem::create_symlink(outside, dir_ / "cpu-test-machine-2t.jsonl");
+  try {
+    append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000));
+    ADD_FAILURE() << "a history file that is a link must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-test-machine-2t.jsonl is a symbolic link"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(dir_ / "cpu-test-machine-2t.jsonl");
+  std::filesystem::create_symlink(dir_ / "made.txt", dir_ / "cpu-test-machine-2t.jsonl.lock");
+  try {
+    append_history(dir_, run_at("2024-05-01T00:00:00Z", 800000));
+    ADD_FAILURE() << "a lock that is a link must be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a symbolic link"), std::string::npos) << e.what();
+  }
+  std::ifstream in(outside);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "");
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "made.txt"));
+}
+
 }  // namespace
 }  // namespace perfgate

@@ -5,11 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <iomanip>
-#include <sstream>
 
 #include "cli/baseline_subcommands.h"
 #include "cli/child_process.h"
+#include "core/utc_time.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
@@ -18,18 +17,14 @@
 namespace perfgate {
 namespace {
 
-std::time_t parse_utc(const std::string& text, const std::string& file) {
-  std::tm tm{};
-  std::istringstream in(text);
-  in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%S");
-  if (in.fail()) throw Error(file + ": created_at: not an ISO 8601 UTC time: \"" + text + "\"");
-  return timegm(&tm);
-}
-
+// created_at an ISO 8601 UTC time not in the future (core/utc_time.h): a future one would pass
+// any --max-age, whatever its true age.
 void refuse_stale(const Candidate& candidate, const ApproveFlags& flags) {
+  const std::time_t now = std::time(nullptr);
+  if (auto why = recorded_time_problem(candidate.created_at, now))
+    throw Error(flags.file + ": created_at: " + *why + "; measure again with perfgate baseline propose");
   if (flags.max_age_days <= 0) return;
-  const double age_days =
-      std::difftime(std::time(nullptr), parse_utc(candidate.created_at, flags.file)) / 86400;
+  const double age_days = static_cast<double>(now - *parse_utc_time(candidate.created_at)) / 86400;
   if (age_days > flags.max_age_days) {
     char text[160];
     std::snprintf(text, sizeof text, "is %.1f days old (created %s), older than --max-age %g days", age_days,

@@ -24,6 +24,8 @@
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/content_digest.h"
+#include "core/file_lock.h"
+#include "core/terminal_text.h"
 #include "gate/gate.h"
 #include "gate/paired_measurement.h"
 #include "judge/bisect_outcome.h"
@@ -36,6 +38,8 @@
 #include "perfgate/error.h"
 #include "report/bisect_report.h"
 #include "store/bisect_log.h"
+#include "store/history_log.h"
+#include "store/json_lines.h"
 
 namespace perfgate {
 namespace {
@@ -48,7 +52,8 @@ constexpr int kAnswered = 0;   // the first slower commit named, or no commit is
 constexpr int kUndecided = 1;  // stopped at --max-builds, or the total step stayed inconclusive
 constexpr int kCannot = 2;     // an end that does not build or lacks the case
 
-void say_bisect(const std::string& line) { std::cerr << "perfgate bisect: " << line << "\n"; }
+// Its lines name commit subjects and paths from the repository: shown as text (core/terminal_text.h).
+void say_bisect(const std::string& line) { std::cerr << "perfgate bisect: " << terminal_text(line) << "\n"; }
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -74,6 +79,12 @@ Target target_of(const BisectFlags& flags) {
   if (flags.history_dir.empty())
     throw Error("bisect: --change-point " + flags.change_point +
                 " needs --history DIR, the history it was found in");
+  if (!fs::is_directory(flags.history_dir))
+    throw Error("bisect: --history " + flags.history_dir + " is not a folder (no such history)");
+  // The culprit is recorded in BISECTED.log once found: a log whose last line was cut short is
+  // refused now, before hours of builds, not after the answer.
+  refuse_cut_last_line(bisected_file(flags.history_dir), "log entry");
+  read_bisected(flags.history_dir);  // and every line of it an entry
   if (!flags.common.cases.empty() || !flags.good.empty() || !flags.bad.empty())
     throw Error(
         "bisect: --change-point takes the case and the range from the history: give no CASE, --good or "
@@ -85,6 +96,10 @@ Target target_of(const BisectFlags& flags) {
                        baselines ? &*baselines : nullptr, read_acknowledgements(flags.history_dir)))
     for (const HistoryChange& c : h.changes) {
       if (c.id != flags.change_point) continue;
+      if (!c.regression)
+        throw Error(fmt::format("bisect: change point {} is an improvement ({:+.1f}%): bisect finds the commit "
+                                "that made a case slower",
+                                c.id, c.step.magnitude_pct));
       if (c.commit_before == c.run_before || c.commit_after == c.run_after)
         throw Error("bisect: change point " + c.id + ": its runs recorded no commit (" + c.run_before + ", " +
                     c.run_after + "), so there is no range to bisect");
@@ -303,8 +318,10 @@ int bisect_main(const BisectFlags& flags) {
   if (target.expected && machine != target.expected->machine_id)
     throw Error("bisect: change point " + target.expected->change_id + " was found on " +
                 target.expected->machine_id + ", and this is " + machine + ": bisect it on that machine");
-  const fs::path work =
-      flags.work_dir.empty() ? default_work_dir(flags, git, cases, good, bad) : fs::path(flags.work_dir);
+  // Absolute: git runs in the source (`git -C`), so a relative folder would put the worktree
+  // inside the source checkout while the logs went under the current folder.
+  const fs::path work = fs::absolute(
+      flags.work_dir.empty() ? default_work_dir(flags, git, cases, good, bad) : fs::path(flags.work_dir));
   const auto unrelated =
       std::count_if(commits.begin(), commits.end(), [](const BisectCommit& c) { return c.unrelated; });
   say_bisect(fmt::format("{} on {}: {} commits from {} to {} ({} changing only {}); work folder {}", cases,
@@ -320,7 +337,16 @@ int bisect_main(const BisectFlags& flags) {
       fmt::format("allowed {}, {} pair{}",
                   judging.allowed_pct ? fmt::format("{:g}%", *judging.allowed_pct) : "ab_max_regression_pct",
                   judging.pairs, judging.pairs == 1 ? "" : "s");
-  BisectLog log(work / "bisect.log", {cases, good, bad, judged_under});
+  // One bisect at a time in a work folder (a retried or parallel CI job meets the same default
+  // folder): a second would check out other commits in the worktree under the first one's build,
+  // and keep the wrong binary for a commit. Held until this bisect ends.
+  const FileLock work_lock(work / "bisect.lock", std::chrono::milliseconds(0), "bisect of this work folder");
+  const BuildTemplates templates{flags.configure, flags.build, flags.binary};
+  const std::string executable = fs::read_symlink("/proc/self/exe").filename().string();
+  CommitBuilds builds(git, work, templates, executable);
+  // The steps a log holds were measured on its templates' builds: other templates start afresh.
+  BisectLog log(work / "bisect.log",
+                {cases, good, bad, judged_under + ", builds " + templates_key(templates, executable)});
   Bisection bisection(commits, {flags.max_builds, flags.remeasure});
   BisectOutcome progress = bisect_outcome(bisection);
   progress.expected = target.expected;
@@ -340,8 +366,6 @@ int bisect_main(const BisectFlags& flags) {
     say_bisect(fmt::format("resumed: {} steps from {}", progress.steps.size(), log.file().string()));
 
   if (!judging.why.empty()) say_bisect("each step judged under " + judging.why);
-  CommitBuilds builds(git, work, {flags.configure, flags.build, flags.binary},
-                      fs::read_symlink("/proc/self/exe").filename().string());
   while (const auto probe = bisection.next()) {
     BisectStep step{commits[probe->head].sha, commits[probe->base].sha};
     const CommitBuild base = builds.get(step.base);

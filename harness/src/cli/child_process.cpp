@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "notify/config.h"
 #include "perfgate/error.h"
 
 extern char** environ;
@@ -33,6 +34,22 @@ class SpawnActions {
 };
 
 }  // namespace
+
+std::vector<char*> child_environment(const std::vector<std::string>& extra) {
+  const auto named = [](std::string_view entry, std::string_view name) {
+    return entry.size() > name.size() && entry.starts_with(name) && entry[name.size()] == '=';
+  };
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e) {
+    const std::string_view entry(*e);
+    bool kept = !named(entry, kParentPidVariable);
+    for (const char* secret : kWebhookSecretVariables) kept = kept && !named(entry, secret);
+    if (kept) envp.push_back(*e);
+  }
+  for (const std::string& e : extra) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  return envp;
+}
 
 std::string parent_pid_entry() { return std::string(kParentPidVariable) + "=" + std::to_string(::getpid()); }
 
@@ -55,12 +72,8 @@ ChildResult run_self(const std::vector<std::string>& arguments, bool capture_std
   argv.push_back(const_cast<char*>("perfgate"));
   for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  const std::string parent = parent_pid_entry();
-  std::vector<char*> envp;
-  for (char** e = environ; *e; ++e)
-    if (!std::string_view(*e).starts_with(std::string(kParentPidVariable) + "=")) envp.push_back(*e);
-  envp.push_back(const_cast<char*>(parent.c_str()));
-  envp.push_back(nullptr);
+  const std::vector<std::string> parent = {parent_pid_entry()};
+  std::vector<char*> envp = child_environment(parent);
 
   int pipe_fds[2] = {-1, -1};
   SpawnActions actions;

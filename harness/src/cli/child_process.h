@@ -17,6 +17,12 @@ struct ChildResult {
 // returned when `capture_stdout`, else discarded. Throws Error when it cannot be started.
 ChildResult run_self(const std::vector<std::string>& arguments, bool capture_stdout);
 
+// The environment every child perfgate starts gets (run_self, a `serve` side, a build command,
+// git): this process's, less the webhook's secrets (notify/config.h kWebhookSecretVariables) and
+// the parent entry below; `extra` entries appended. Pointers into `environ` and `extra`: made
+// before a fork, used until the exec.
+std::vector<char*> child_environment(const std::vector<std::string>& extra = {});
+
 // The variable naming the parent a child perfgate ends with, and that entry of an environment.
 inline constexpr const char* kParentPidVariable = "PERFGATE_PARENT_PID";
 std::string parent_pid_entry();

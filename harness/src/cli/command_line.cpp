@@ -2,7 +2,10 @@
 // take (cli/commands.h). The one unit that includes CLI11's header: it costs each unit that
 // includes it about 5 s of compile time, once here instead of in every command's file.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <exception>
 #include <memory>
 #include <string>
@@ -12,10 +15,19 @@
 #include "cli/commit_builds.h"
 #include "cli/run_cases.h"
 #include "core/sysinfo.h"
+#include "core/terminal_text.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
 namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+std::string fmt_number(const std::string& before, double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return before + text;
+}
 
 // Selection, device and output options (run, check, list, baseline propose).
 void add_selection_options(CLI::App& command, CommonOptions& o) {
@@ -225,6 +237,28 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
   diff->callback([diff_flags, &context] { context.exit_code = diff_main(*diff_flags); });
 }
 
+// Every floating-point option: a finite number (nan and inf pass every comparison-based range
+// check) within its range, refused in one message that names the value and the range in plain
+// numbers (never a double's limit). `above_low`: low itself is refused; `high` infinite: no upper
+// bound.
+CLI::Validator finite_number(double low, double high, bool above_low = false) {
+  const std::string range = above_low && std::isinf(high) ? fmt_number("above ", low)
+                            : std::isinf(high)            ? fmt_number("", low) + " or more"
+                            : above_low                   ? fmt_number("above ", low) + fmt_number(" and at most ", high)
+                                                          : fmt_number("from ", low) + fmt_number(" to ", high);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value))
+          return "'" + text + "' is not a finite number (expected " + range + ")";
+        if (value < low || (above_low && value == low) || value > high)
+          return "'" + text + "' is out of range (expected " + range + ")";
+        return "";
+      },
+      range);
+}
+
 // A name or reason written into a JSON Lines log or a YAML file: UTF-8 only.
 const CLI::Validator& utf8_text() {
   static const CLI::Validator utf8([](std::string& text) { return utf8_problem(text); }, "UTF-8");
@@ -248,7 +282,7 @@ void add_update_options(CLI::App& command, UpdateFlags& flags, const Context& co
       .add_option("--lock-timeout", flags.lock_timeout_s,
                   "Seconds to wait for another approval holding the folder's lock")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(finite_number(0, 3600));
 }
 
 void add_baseline_approve(CLI::App& baseline, Context& context) {
@@ -269,7 +303,7 @@ void add_baseline_approve(CLI::App& baseline, Context& context) {
                       "Vulkan device to ask for the machine id: index or part of its name");
   approve->add_option("--max-age", flags->max_age_days, "Refuse candidates older than DAYS (0: no limit)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_number(0, kInfinity));
   approve->callback([flags, &context] { context.exit_code = approve_main(*flags, context); });
 }
 
@@ -497,7 +531,7 @@ void add_bisect_command(CLI::App& app, Context& context) {
                    "The change a step tolerates before a commit counts as slower, % (default: the thresholds' "
                    "ab_max_regression_pct, or half a --change-point's step where that is finer); finer on a GPU "
                    "whose A/A pairs agree closer (docs/history.md)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_number(0, kInfinity, true));
   bisect->add_option(
       "--work-dir", flags->work_dir,
       "Worktree, builds, kept binaries and the log (default: under --cache-dir, one per range); "
@@ -588,13 +622,15 @@ int run_command_line(int argc, char** argv, Context& context) {
       return 0;
     }
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // The message quotes the value given: shown as text (core/terminal_text.h).
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", terminal_text(e.what()).c_str());
+    return 2;
   } catch (const Error& e) {
-    std::fprintf(stderr, "perfgate: error: %s\n", e.what());
+    std::fprintf(stderr, "perfgate: error: %s\n", terminal_text(e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "perfgate: internal error: %s\n", e.what());
+    std::fprintf(stderr, "perfgate: internal error: %s\n", terminal_text(e.what()).c_str());
     return 2;
   }
   return context.exit_code;

@@ -12,7 +12,8 @@
 namespace perfgate {
 
 // Command templates; {source} (the worktree), {build} (the build folder), {sha}, {target} (this
-// executable's name) are replaced, each path quoted for the shell.
+// executable's name) are replaced, each path quoted for the shell: a placeholder inside quotes
+// in the template is refused (a path holding `$(...)` would run inside "...").
 struct BuildTemplates {
   std::string configure;  // run once per work folder; empty: none
   std::string build;      // run per commit; empty: the binary template names prebuilt binaries
@@ -27,19 +28,29 @@ struct CommitBuild {
   bool fresh = false;                 // built (or tried) by this call
 };
 
+// The builds of one set of templates, apart from every other set's: a kept binary, a failed
+// build and the configured build folder belong to the templates that made them, so a bisect
+// given other templates builds again rather than take a binary the old ones built.
+// Layout: <work>/builds/<key>/{build,bin/<sha>/<target>,logs/<sha>.log,logs/<sha>.failed,configured}
+// with <key> the first 12 hex digits of the templates' and target's digest (templates_key).
+std::string templates_key(const BuildTemplates& templates, const std::string& target);
+
 class CommitBuilds {
  public:
+  // Throws Error where a template holds a placeholder inside quotes.
   CommitBuilds(const GitRange& git, std::filesystem::path work_dir, BuildTemplates templates,
                std::string target);
   // The commit's binary: kept from before, prebuilt, or checked out and built now.
   CommitBuild get(const std::string& sha);
   std::filesystem::path worktree() const { return work_dir_ / "tree"; }
+  std::filesystem::path builds_dir() const { return builds_dir_; }  // this set of templates' own
 
  private:
   std::string expand(const std::string& text, const std::string& sha, bool for_shell) const;
 
   const GitRange& git_;
   std::filesystem::path work_dir_;
+  std::filesystem::path builds_dir_;
   BuildTemplates templates_;
   std::string target_;
 };

@@ -35,7 +35,10 @@ GitRange::GitRange(const std::filesystem::path& source) {
 }
 
 std::string GitRange::git(const std::vector<std::string>& args, const std::string& what) const {
-  std::vector<std::string> argv = {"git", "-C", top_.string()};
+  // core.quotePath=false: a file name outside ASCII as it is, so that an --unrelated glob meets
+  // it ("docs/é.md"), not git's "\"docs/\\303\\251.md\"". Names git quotes still (control
+  // characters, '"', '\\') match no glob: such a commit is built, never wrongly skipped.
+  std::vector<std::string> argv = {"git", "-c", "core.quotePath=false", "-C", top_.string()};
   argv.insert(argv.end(), args.begin(), args.end());
   const CommandOutput out = capture_command(argv, top_);
   if (out.exit_code != 0) throw Error("bisect: " + what + ": " + trimmed(out.stderr_text));

@@ -92,7 +92,7 @@ int report_main(const ReportFlags& flags) {
   const RunResult run = read_results_or_gbench(flags.results.front());
   if (!flags.html.empty()) check_html_size(run.cases.size(), flags.results.front());
   if (flags.append_history) {
-    const int lines = append_history(flags.history_dir, run);
+    const int lines = append_history(flags.history_dir, run, flags.results.front());
     std::fprintf(
         stderr, "perfgate report: %s\n",
         lines > 0

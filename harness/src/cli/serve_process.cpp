@@ -13,8 +13,6 @@
 #include "cli/child_process.h"
 #include "perfgate/error.h"
 
-extern char** environ;
-
 namespace perfgate {
 
 ServeProcess::ServeProcess(const std::string& executable, const std::vector<std::string>& arguments,
@@ -24,13 +22,12 @@ ServeProcess::ServeProcess(const std::string& executable, const std::vector<std:
   argv.push_back(const_cast<char*>(executable.c_str()));
   for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (char** e = environ; *e; ++e) envp.push_back(*e);
+  // A side may be a bisected commit's build: it gets no secrets (child_environment).
+  std::vector<std::string> extra;
   for (const auto& d : defaults)
-    if (!std::getenv(d.substr(0, d.find('=')).c_str())) envp.push_back(const_cast<char*>(d.c_str()));
-  const std::string parent = parent_pid_entry();  // a side ends with this check (end_with_parent)
-  envp.push_back(const_cast<char*>(parent.c_str()));
-  envp.push_back(nullptr);
+    if (!std::getenv(d.substr(0, d.find('=')).c_str())) extra.push_back(d);
+  extra.push_back(parent_pid_entry());  // a side ends with this check (end_with_parent)
+  const std::vector<char*> envp = child_environment(extra);
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0) throw Error(std::string("pipe failed: ") + std::strerror(errno));
   if (::pipe2(out, O_CLOEXEC) != 0) {

@@ -9,27 +9,74 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <iterator>
+#include <string>
+#include <vector>
 
+#include "cli/child_process.h"
+#include "core/no_link.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
 namespace {
 
-// In the child, before exec: end with the parent, run in `dir`.
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::filesystem::path& dir) {
+// The process group of the build command running now (0: none). A build script's children
+// (a compiler, a `sleep`, a background job) are not ours to wait for, and PR_SET_PDEATHSIG ends
+// only the shell: so each command runs as a group of its own, and perfgate ended by SIGTERM,
+// SIGINT or SIGHUP ends that whole group first (a cancelled CI job, Ctrl-C), so nothing of it
+// writes into the build folder a resumed bisect shares.
+volatile std::sig_atomic_t g_build_group = 0;
+constexpr int kEndingSignals[] = {SIGTERM, SIGINT, SIGHUP};
+
+extern "C" void end_build_group(int sig) {
+  if (g_build_group > 0) ::kill(-static_cast<pid_t>(g_build_group), SIGTERM);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// Where a build command runs, the ending signals end its group too; restored as it ends.
+class BuildGroupGuard {
+ public:
+  explicit BuildGroupGuard(pid_t group) {
+    g_build_group = group;
+    struct sigaction action {};
+    action.sa_handler = end_build_group;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < std::size(kEndingSignals); ++i) ::sigaction(kEndingSignals[i], &action, &before_[i]);
+  }
+  ~BuildGroupGuard() {
+    for (std::size_t i = 0; i < std::size(kEndingSignals); ++i) ::sigaction(kEndingSignals[i], &before_[i], nullptr);
+    g_build_group = 0;
+  }
+  BuildGroupGuard(const BuildGroupGuard&) = delete;
+  BuildGroupGuard& operator=(const BuildGroupGuard&) = delete;
+
+ private:
+  struct sigaction before_[std::size(kEndingSignals)] {};
+};
+
+// In the child, before exec (async-signal-safe calls only; `envp` made before the fork): end
+// with the parent, run in `dir`, with the environment children get (no secrets).
+[[noreturn]] void exec_child(char* const* argv, char* const* envp, const std::filesystem::path& dir) {
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (::chdir(dir.c_str()) != 0) {
-    const std::string why = "cannot enter " + dir.string() + ": " + std::strerror(errno) + "\n";
-    [[maybe_unused]] auto n = ::write(STDERR_FILENO, why.data(), why.size());
+    const char why[] = "cannot enter the command's folder\n";
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, why, sizeof why - 1);
     ::_exit(127);
   }
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  ::execvp(args[0], args.data());
-  const std::string why = "cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
-  [[maybe_unused]] auto n = ::write(STDERR_FILENO, why.data(), why.size());
+  ::execvpe(argv[0], argv, envp);
+  const char why[] = "cannot run ";
+  [[maybe_unused]] auto n = ::write(STDERR_FILENO, why, sizeof why - 1);
+  n = ::write(STDERR_FILENO, argv[0], std::strlen(argv[0]));
+  n = ::write(STDERR_FILENO, "\n", 1);
   ::_exit(127);
+}
+
+std::vector<char*> argv_of(const std::vector<std::string>& words) {
+  std::vector<char*> argv;
+  for (const auto& w : words) argv.push_back(const_cast<char*>(w.c_str()));
+  argv.push_back(nullptr);
+  return argv;
 }
 
 int wait_for(pid_t pid) {
@@ -45,13 +92,14 @@ CommandOutput capture_command(const std::vector<std::string>& argv, const std::f
   int out[2], err[2];
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0)
     throw Error(std::string("pipe failed: ") + std::strerror(errno));
+  const std::vector<char*> args = argv_of(argv), envp = child_environment();
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     ::dup2(out[1], STDOUT_FILENO);
     ::dup2(err[1], STDERR_FILENO);
     ::close(STDIN_FILENO);
-    exec_child(argv, dir);
+    exec_child(args.data(), envp.data(), dir);
   }
   ::close(out[1]);
   ::close(err[1]);
@@ -82,23 +130,36 @@ CommandOutput capture_command(const std::vector<std::string>& argv, const std::f
 
 int run_shell_command(const std::string& command, const std::filesystem::path& dir,
                       const std::filesystem::path& log) {
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(log.string() + ": cannot write the log: " + std::strerror(errno));
+  const int fd = open_no_link(log, O_WRONLY | O_CREAT | O_APPEND, 0644, "the build log");
   const std::string header = "$ " + command + "\n";
   [[maybe_unused]] auto n = ::write(fd, header.data(), header.size());
+  const std::vector<std::string> words = {"/bin/sh", "-c", command};
+  const std::vector<char*> args = argv_of(words), envp = child_environment();
+  // The ending signals are held from the fork until the group is named for the handler, so that
+  // no moment leaves a group that perfgate's end would miss.
+  sigset_t ending, before;
+  sigemptyset(&ending);
+  for (const int sig : kEndingSignals) sigaddset(&ending, sig);
+  ::sigprocmask(SIG_BLOCK, &ending, &before);
   const pid_t pid = ::fork();
   if (pid < 0) {
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
     ::close(fd);
     throw Error(std::string("fork failed: ") + std::strerror(errno));
   }
   if (pid == 0) {
+    ::setpgid(0, 0);  // a group of its own, which perfgate's end ends (BuildGroupGuard)
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
     ::dup2(fd, STDOUT_FILENO);
     ::dup2(fd, STDERR_FILENO);
     const int null = ::open("/dev/null", O_RDONLY);
     if (null >= 0) ::dup2(null, STDIN_FILENO);
-    exec_child({"/bin/sh", "-c", command}, dir);
+    exec_child(args.data(), envp.data(), dir);
   }
+  ::setpgid(pid, pid);  // also here: whichever of the two runs first, the group exists after it
   ::close(fd);
+  const BuildGroupGuard guard(pid);
+  ::sigprocmask(SIG_SETMASK, &before, nullptr);
   return wait_for(pid);
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "core/no_link.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -40,8 +41,7 @@ FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds 
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw Error(file.string() + ": cannot open the lock: " + std::strerror(errno));
+    fd_ = open_no_link(file, O_RDWR | O_CREAT, 0644, "the lock");
     while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       if (errno != EWOULDBLOCK && errno != EINTR) {
         const int error = errno;
@@ -51,11 +51,12 @@ FileLock::FileLock(const std::filesystem::path& file, std::chrono::milliseconds 
       if (std::chrono::steady_clock::now() >= deadline) {
         const std::string who = holder_pid(fd_);
         ::close(fd_);
-        char waited[32];
-        std::snprintf(waited, sizeof waited, "%.3g s", static_cast<double>(timeout.count()) / 1000.0);
-        throw Error(file.string() + ": locked by another " + holder +
-                    (who.empty() ? "" : " (" + who + ")") + " for longer than " + waited +
-                    "; try again when it is done");
+        char waited[48] = "";
+        if (timeout.count() > 0)
+          std::snprintf(waited, sizeof waited, " for longer than %.3g s",
+                        static_cast<double>(timeout.count()) / 1000.0);
+        throw Error(file.string() + ": locked by another " + holder + (who.empty() ? "" : " (" + who + ")") +
+                    waited + "; try again when it is done");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

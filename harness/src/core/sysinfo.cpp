@@ -128,7 +128,11 @@ std::string host_id_of(std::string_view named, std::string_view machine_id, std:
 
 HostId this_host() {
   const char* env = std::getenv("PERFGATE_HOST_ID");
-  const std::string named = env ? env : "";
+  // Trimmed: "runner-1\n" (a name read from a file by a CI script) is the host "runner-1".
+  std::string named = env ? env : "";
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!named.empty() && blank(named.back())) named.pop_back();
+  while (!named.empty() && blank(named.front())) named.erase(named.begin());
   std::string machine_id;
   if (std::ifstream in("/etc/machine-id"); in) std::getline(in, machine_id);
   char hostname[256] = {};

@@ -81,6 +81,10 @@ Candidate merge_candidates(const std::vector<NamedCandidate>& parts) {
         !why.empty())
       throw Error("refusing to merge " + pair + ": measured on different machines or builds (" + why +
                   "); each is a baseline of its own");
+    if (part.candidate.perfgate_version != first.candidate.perfgate_version)
+      throw Error("refusing to merge " + pair + ": measured by different perfgate versions (" +
+                  first.candidate.perfgate_version + " vs " + part.candidate.perfgate_version +
+                  "); the merged candidate would name one of them: propose again with one perfgate");
     if (part.candidate.cases.size() != merged.cases.size())
       throw Error("refusing to merge " + pair + ": they hold " + std::to_string(merged.cases.size()) +
                   " and " + std::to_string(part.candidate.cases.size()) +

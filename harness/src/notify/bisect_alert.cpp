@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "notify/slack_text.h"
+
 namespace perfgate {
 
 Alert make_bisect_alert(const BisectOutcome& o, const CiContext& ci, PayloadFormat format,
@@ -33,7 +35,7 @@ Alert make_bisect_alert(const BisectOutcome& o, const CiContext& ci, PayloadForm
     text += fmt::format(" in {} builds", o.builds);
   }
   if (format == PayloadFormat::slack) {
-    alert.body = nlohmann::json{{"text", ci.url.empty() ? text : text + " <" + ci.url + "|CI job>"}}.dump();
+    alert.body = nlohmann::json{{"text", slack_text_with_link(text, ci.url)}}.dump();
     return alert;
   }
   nlohmann::json body = bisect_json(o);

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "notify/slack_text.h"
+
 namespace perfgate {
 
 Alert make_change_point_alert(const CaseHistory& history, const HistoryChange& change, const CiContext& ci,
@@ -19,7 +21,7 @@ Alert make_change_point_alert(const CaseHistory& history, const HistoryChange& c
       change.step.high_pct, change.commit_before.substr(0, 12), change.commit_after.substr(0, 12),
       change.boundary.empty() ? "" : " (new " + change.boundary + ")", change.id);
   if (format == PayloadFormat::slack) {
-    alert.body = nlohmann::json{{"text", ci.url.empty() ? text : text + " <" + ci.url + "|CI job>"}}.dump();
+    alert.body = nlohmann::json{{"text", slack_text_with_link(text, ci.url)}}.dump();
     return alert;
   }
   nlohmann::json body = change_json(change);

@@ -24,6 +24,11 @@ std::string_view to_string(SendPolicy policy);
 using Environment = std::function<std::optional<std::string>(std::string_view name)>;
 Environment process_environment();
 
+// The variables holding the webhook's secrets (its address, which posts to the channel, and the
+// signing key). Only this process sends alerts: a child perfgate starts (a build command, a
+// bisected commit's binary, a measuring child) never gets them (cli/child_process.h).
+inline constexpr const char* kWebhookSecretVariables[] = {"PERFGATE_WEBHOOK_URL", "PERFGATE_WEBHOOK_SECRET"};
+
 struct WebhookConfig {
   std::optional<WebhookUrl> url;  // none: notifications are off
   std::string secret;             // "whsec_<base64>"; empty: deliveries are unsigned

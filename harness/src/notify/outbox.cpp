@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/atomic_file.h"
+#include "core/no_link.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -95,8 +96,7 @@ Outbox::~Outbox() {
 bool Outbox::lock(std::chrono::steady_clock::time_point deadline) {
   if (lock_fd_ >= 0) return true;
   const fs::path file = dir_ / ".lock";
-  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) throw Error(file.string() + ": cannot open the outbox lock");
+  const int fd = open_no_link(file, O_RDWR | O_CREAT, 0600, "the outbox lock");
   while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK && errno != EINTR) {
       ::close(fd);

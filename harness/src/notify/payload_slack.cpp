@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "notify/slack_text.h"
 #include "judge/verdict.h"
 #include "perfgate/run_summary.h"
 #include "stats/geometric_mean.h"
@@ -18,22 +19,6 @@ using nlohmann::json;
 // Delta lines shown at most; the rest are counted in a context line. Keeps the message
 // readable and far below the block limit.
 constexpr std::size_t kMaxDeltaLines = 25;
-
-// Slack mrkdwn needs only these three escaped.
-std::string escape(std::string_view text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '&')
-      out += "&amp;";
-    else if (ch == '<')
-      out += "&lt;";
-    else if (ch == '>')
-      out += "&gt;";
-    else
-      out += ch;
-  }
-  return out;
-}
 
 // Cuts to `limit` characters (UTF-8 aware: never splits a code point) with an ellipsis.
 std::string truncate(std::string text, std::size_t limit) {
@@ -85,14 +70,14 @@ std::string counts_line(const std::map<Verdict, int>& counts) {
 std::vector<std::string> detail_lines(const RunResult& run) {
   std::vector<std::string> lines;
   for (const CaseResult* c : failed_cases(run))
-    lines.push_back(fmt::format("{} `{}` error: {}", marker(Verdict::error), escape(c->id),
-                                escape(truncate(c->message, 300))));
+    lines.push_back(fmt::format("{} `{}` error: {}", marker(Verdict::error), slack_escape(c->id),
+                                slack_escape(truncate(c->message, 300))));
   for (const Delta& d : ordered_deltas(run)) {
     if (d.verdict == Verdict::pass || d.verdict == Verdict::no_baseline || d.verdict == Verdict::skipped)
       continue;
     // Each figure once: the medians, the change, and what it was allowed (a floor by its value).
-    const std::string head = fmt::format("{} `{}` {} {}: ", marker(d.verdict), escape(d.case_id),
-                                         escape(d.metric), to_string(d.verdict));
+    const std::string head = fmt::format("{} `{}` {} {}: ", marker(d.verdict), slack_escape(d.case_id),
+                                         slack_escape(d.metric), to_string(d.verdict));
     if (d.threshold_source == kAbsoluteFloor) {
       const std::string past =
           fmt::format("{} {}", d.floor > 0 && d.current < d.floor ? "below the floor" : "past the limit",
@@ -136,19 +121,19 @@ json slack_payload(const RunResult& run, const RunContext& context) {
         {{"type", "plain_text"},
          {"text", truncate(fmt::format("perfgate: {} on {}", headline, machine), SlackLimits::header_chars)},
          {"emoji", true}}}});
-  std::string counts_text = fmt::format("*{}*", escape(counts_line(counts)));
+  std::string counts_text = fmt::format("*{}*", slack_escape(counts_line(counts)));
   if (const auto geomean = run_geometric_mean(run))
-    counts_text += "\n" + escape(geometric_mean_text(*geomean));
+    counts_text += "\n" + slack_escape(geometric_mean_text(*geomean));
   blocks.push_back(section(counts_text));
 
   json context_elements = json::array();
-  context_elements.push_back(text_object("mrkdwn", truncate("machine: `" + escape(machine) + "`", 300)));
+  context_elements.push_back(text_object("mrkdwn", truncate("machine: `" + slack_escape(machine) + "`", 300)));
   if (!context.branch.empty())
     context_elements.push_back(
-        text_object("mrkdwn", truncate("branch: `" + escape(context.branch) + "`", 300)));
+        text_object("mrkdwn", truncate("branch: `" + slack_escape(context.branch) + "`", 300)));
   if (!short_commit.empty())
-    context_elements.push_back(text_object("mrkdwn", "commit: `" + escape(short_commit) + "`"));
-  context_elements.push_back(text_object("mrkdwn", truncate("run: `" + escape(run.run_id) + "`", 300)));
+    context_elements.push_back(text_object("mrkdwn", "commit: `" + slack_escape(short_commit) + "`"));
+  context_elements.push_back(text_object("mrkdwn", truncate("run: `" + slack_escape(run.run_id) + "`", 300)));
   blocks.push_back({{"type", "context"}, {"elements", context_elements}});
   blocks.push_back({{"type", "divider"}});
 
@@ -171,8 +156,7 @@ json slack_payload(const RunResult& run, const RunContext& context) {
                        {text_object("mrkdwn", fmt::format("\u2026and {} more; see the run's report.",
                                                           lines.size() - shown))}}});
 
-  if (!context.ci_url.empty() && context.ci_url.size() <= SlackLimits::url_chars &&
-      (context.ci_url.starts_with("https://") || context.ci_url.starts_with("http://")))
+  if (slack_linkable(context.ci_url))
     blocks.push_back({{"type", "actions"},
                       {"elements",
                        {{{"type", "button"},
@@ -180,8 +164,9 @@ json slack_payload(const RunResult& run, const RunContext& context) {
                          {"url", context.ci_url},
                          {"action_id", "perfgate_open_ci"}}}}});
 
-  std::string text = fmt::format("perfgate on {}: {}", where, counts_line(counts));
-  if (!context.ci_url.empty()) text += " " + context.ci_url;
+  // The notification's text is formatted by Slack as mrkdwn too: the machine and branch escaped.
+  std::string text = slack_escape(fmt::format("perfgate on {}: {}", where, counts_line(counts)));
+  if (slack_linkable(context.ci_url)) text += " " + context.ci_url;
   return {{"text", truncate(text, SlackLimits::section_chars)}, {"blocks", blocks}};
 }
 

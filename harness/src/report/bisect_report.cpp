@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/terminal_text.h"
 #include "report/text_table.h"
 
 namespace perfgate {
@@ -18,7 +19,7 @@ const BisectCommit* commit_of(const BisectOutcome& o, const std::string& sha) {
 
 std::string subject_of(const BisectOutcome& o, const std::string& sha) {
   const BisectCommit* c = commit_of(o, sha);
-  return c ? c->subject : "";
+  return c ? terminal_text(c->subject) : "";
 }
 
 std::string short_sha(const std::string& sha) { return sha.substr(0, 12); }
@@ -113,7 +114,7 @@ std::string render_bisect_conclusion(const BisectOutcome& o) {
     const Culprit& c = o.culprits[i];
     const BisectCommit& commit = o.commits[c.index];
     out += fmt::format("{}: {} {}\n", i == 0 ? "first bad commit" : "next bad commit", commit.sha,
-                       commit.subject);
+                       terminal_text(commit.subject));
     if (!c.exact()) {
       std::string others;
       for (std::size_t k : c.candidates)

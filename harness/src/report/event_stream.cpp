@@ -7,6 +7,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/no_link.h"
 #include "perfgate/error.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/registry.h"
@@ -68,12 +69,7 @@ std::vector<ordered_json> dispatch_events(const RunResult& run, const CaseResult
 }  // namespace
 
 EventStream::EventStream(const std::filesystem::path& file) : file_(file) {
-  fd_ = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd_ < 0 && errno == ELOOP)
-    throw Error("--events " + file.string() +
-                " is a symbolic link; perfgate appends only to the file itself (a link could point at any "
-                "file): name the file, or remove the link");
-  if (fd_ < 0) throw Error("cannot open the event stream " + file.string() + ": " + std::strerror(errno));
+  fd_ = open_no_link(file, O_WRONLY | O_APPEND | O_CREAT, 0644, "--events");
 }
 
 EventStream::~EventStream() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/terminal_text.h"
 #include "perfgate/error.h"
 #include "report/markdown_text.h"
 
@@ -22,9 +23,15 @@ void TextTable::add_row(std::vector<std::string> cells) {
 }
 
 std::string TextTable::text() const {
+  // Cells hold text from outside (commit subjects, run ids): shown as text, never obeyed.
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : rows_) {
+    rows.emplace_back();
+    for (const auto& cell : row) rows.back().push_back(terminal_text(cell));
+  }
   std::vector<std::size_t> widths;
   for (const auto& column : columns_) widths.push_back(columns_of(column.title));
-  for (const auto& row : rows_)
+  for (const auto& row : rows)
     for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], columns_of(row[c]));
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
@@ -43,7 +50,7 @@ std::string TextTable::text() const {
     total += widths[c] + (c + 1 < columns_.size() ? 2 : 0);
   }
   std::string out = line(titles) + std::string(total, '-') + "\n";
-  for (const auto& row : rows_) out += line(row);
+  for (const auto& row : rows) out += line(row);
   return out;
 }
 

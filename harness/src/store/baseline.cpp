@@ -4,9 +4,11 @@
 #include <new>
 
 #include "core/atomic_file.h"
+#include "core/no_link.h"
 #include "core/yaml_load.h"
 #include "perfgate/error.h"
 #include "store/baseline_file.h"
+#include "store/machine_id.h"
 #include "store/update_journal.h"
 #include "store/yaml_document.h"
 
@@ -33,11 +35,14 @@ std::filesystem::path BaselineStore::kernel_file(const std::string& machine_id,
 }
 
 std::filesystem::path BaselineStore::machine_dir(const std::string& machine_id) const {
-  if (!is_plain_name(machine_id)) throw Error("not a machine id: \"" + machine_id + "\"");
+  if (auto why = machine_id_problem(machine_id)) throw Error(root_.string() + ": not a baselines folder name: " + *why);
   return root_ / machine_id;
 }
 
 std::filesystem::path BaselineStore::lock_file(const std::string& machine_id) const {
+  // Every writer of the machine's folder takes this lock first: a folder that is a link would
+  // have the approval written wherever it points.
+  refuse_linked_folder(machine_dir(machine_id), "the baselines folder");
   return machine_dir(machine_id) / ".lock";
 }
 

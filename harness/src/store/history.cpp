@@ -3,16 +3,18 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
+#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
 #include "core/file_lock.h"
+#include "core/utc_time.h"
 #include "perfgate/error.h"
 #include "store/json_lines.h"
+#include "store/machine_id.h"
 #include "store/sample_limits.h"
 
 namespace perfgate {
@@ -69,6 +71,13 @@ std::map<std::string, double> numbers(const json& j, const char* key, bool requi
   return values;
 }
 
+// A run's start time as the history keeps it (UTC, "YYYY-MM-DDTHH:MM:SSZ"): the series is ordered
+// by it, so text that is no time, or a time in the future, is refused rather than sorted.
+std::string recorded_started_at(const std::string& text) {
+  if (auto why = recorded_time_problem(text, std::time(nullptr))) throw Error("started_at: " + *why);
+  return utc_time_text(*parse_utc_time(text));
+}
+
 // One line, checked whole: a value no measurement gives, a missing run id or case, an unknown
 // verdict is an Error (the reader names the file and line), never a point silently left out.
 HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
@@ -76,7 +85,7 @@ HistoryPoint point_from_json(const json& j, const std::string& machine_id) {
   HistoryPoint p;
   p.machine_id = machine_id;
   p.run_id = required_text(j, "run_id");
-  p.started_at = optional_text(j, "started_at");
+  p.started_at = recorded_started_at(required_text(j, "started_at"));
   p.commit = optional_text(j, "commit");
   p.branch = optional_text(j, "branch");
   p.case_id = required_text(j, "case");
@@ -150,14 +159,21 @@ std::vector<HistoryPoint> parse_history(std::istream& in, const std::string& fil
 }
 
 std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id) {
-  // A machine id is a slug already; keep anything else out of the path.
-  std::string name = machine_id.empty() ? "unknown-machine" : machine_id;
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '-';
-  return dir / (name + ".jsonl");
+  if (auto why = machine_id_problem(machine_id)) throw Error("no history file for it: " + *why);
+  return dir / (machine_id + ".jsonl");
 }
 
-int append_history(const std::filesystem::path& dir, const RunResult& run) {
+int append_history(const std::filesystem::path& dir, const RunResult& run, const std::string& results_file) {
+  const auto refused = [&](const std::string& why) {
+    return Error((results_file.empty() ? "" : results_file + ": ") + why + "; nothing appended to " + dir.string());
+  };
+  if (auto why = machine_id_problem(run.fingerprint.machine_id)) throw refused("machine_id: " + *why);
+  std::string started_at;
+  try {
+    started_at = recorded_started_at(run.started_at);
+  } catch (const Error& e) {
+    throw refused(e.what());
+  }
   const auto file = history_file(dir, run.fingerprint.machine_id);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -178,7 +194,7 @@ int append_history(const std::filesystem::path& dir, const RunResult& run) {
     HistoryPoint p;
     p.machine_id = run.fingerprint.machine_id;
     p.run_id = run.run_id;
-    p.started_at = run.started_at;
+    p.started_at = started_at;
     p.commit = run.commit;
     p.branch = run.branch;
     p.case_id = c.id;

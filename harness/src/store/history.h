@@ -36,6 +36,7 @@ struct HistoryPoint {
   std::string driver;       // the device's driver version
 };
 
+// `<dir>/<machine id>.jsonl`; a machine id that cannot name a file (store/machine_id.h) is an Error.
 std::filesystem::path history_file(const std::filesystem::path& dir, const std::string& machine_id);
 
 // How long a reader or writer waits for a history file's lock (held by a writer for one run's
@@ -47,10 +48,12 @@ constexpr std::chrono::seconds kHistoryLockWait{60};
 // so appending the same results twice keeps one entry. Returns the number of lines written.
 // A file whose last line was cut short (a writer killed mid-line) is refused with an error
 // naming the file and line: appending after it would glue two entries into one bad line.
-int append_history(const std::filesystem::path& dir, const RunResult& run);
+// The run's started_at must be an ISO 8601 UTC time not in the future and its machine id one
+// that names a file (store/machine_id.h): else an Error naming `results_file` and nothing written.
+int append_history(const std::filesystem::path& dir, const RunResult& run, const std::string& results_file = "");
 
 // The entries of one machine's history text, in file order, each line checked whole: a run id, a
-// case, a known verdict, medians a measurement gives (store/sample_limits.h), a run's case at most
+// started_at (ISO 8601 UTC, not in the future; kept as "YYYY-MM-DDTHH:MM:SSZ"), a case, a known verdict, medians a measurement gives (store/sample_limits.h), a run's case at most
 // once, at most kMaxJsonLineBytes. Throws Error naming `file` and the line otherwise.
 std::vector<HistoryPoint> parse_history(std::istream& in, const std::string& file, const std::string& machine_id);
 

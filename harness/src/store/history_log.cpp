@@ -17,6 +17,11 @@ void append_line(const std::filesystem::path& file, const json& line) {
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) throw Error(file.parent_path().string() + ": cannot create the history folder: " + ec.message());
   const FileLock lock(file.string() + ".lock", std::chrono::seconds(60), "writer of this log");
+  // Every line present read first, as the readers will: a malformed one (anywhere, not only the
+  // last) refuses the append, naming its line, rather than bury it under more.
+  for_each_json_line(file, "log entry", [](const json& j) {
+    if (!j.is_object()) throw Error("expected a JSON object");
+  });
   append_json_lines(file, line.dump() + "\n", "log entry", lock);
 }
 

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "core/no_link.h"
+
 namespace perfgate {
 namespace {
 
@@ -81,8 +83,7 @@ void append_json_lines(const std::filesystem::path& file, const std::string& lin
   if (lines.empty()) return;
   std::error_code ec;
   const bool existed = std::filesystem::exists(file, ec);
-  const Fd out{::open(file.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644)};
-  if (out.fd < 0) throw io_error(file, "cannot open to append", errno);
+  const Fd out{open_no_link(file, O_RDWR | O_APPEND | O_CREAT, 0644, "the file to append to")};
   refuse_cut_end(out.fd, file, what);
   struct stat st {};
   if (::fstat(out.fd, &st) != 0) throw io_error(file, "cannot read", errno);

@@ -1,0 +1,72 @@
+// The one rule for every file perfgate appends to or locks: never through a symbolic link. A
+// link to a file and a dangling link are refused, naming them; the file a link points to is left
+// as it was, and a dangling link's target is never created.
+#include "core/no_link.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/file_lock.h"
+#include "core/scratch_dir.h"
+#include "error_text.h"
+
+namespace perfgate {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::error_text;
+
+std::string text_of(const fs::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(NoLink, OpensAPlainFileAndRefusesALink) {
+  ScratchDir dir("perfgate-no-link");
+  const int fd = open_no_link(dir.path() / "plain.log", O_WRONLY | O_CREAT | O_APPEND, 0644, "the log");
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  std::ofstream(dir.path() / "target") << "precious\n";
+  fs::create_symlink(dir.path() / "target", dir.path() / "link.log");
+  fs::create_symlink(dir.path() / "nowhere", dir.path() / "dangling.log");
+  for (const char* name : {"link.log", "dangling.log"}) {
+    const std::string why = error_text(
+        [&] { open_no_link(dir.path() / name, O_WRONLY | O_CREAT | O_APPEND, 0644, "the log"); });
+    EXPECT_NE(why.find("the log " + (dir.path() / name).string() + " is a symbolic link"), std::string::npos)
+        << why;
+  }
+  EXPECT_EQ(text_of(dir.path() / "target"), "precious\n");
+  EXPECT_FALSE(fs::exists(dir.path() / "nowhere"));
+}
+
+TEST(NoLink, ALockIsNeverTakenThroughALink) {
+  ScratchDir dir("perfgate-no-link-lock");
+  std::ofstream(dir.path() / "target") << "precious\n";
+  fs::create_symlink(dir.path() / "target", dir.path() / "held.lock");
+  fs::create_symlink(dir.path() / "nowhere", dir.path() / "dangling.lock");
+  for (const char* name : {"held.lock", "dangling.lock"}) {
+    const std::string why = error_text([&] { FileLock lock(dir.path() / name, std::chrono::milliseconds(0)); });
+    EXPECT_NE(why.find("is a symbolic link"), std::string::npos) << name << ": " << why;
+    EXPECT_TRUE(fs::is_symlink(dir.path() / name));
+  }
+  EXPECT_EQ(text_of(dir.path() / "target"), "precious\n");  // neither truncated nor stamped with a pid
+  EXPECT_FALSE(fs::exists(dir.path() / "nowhere"));
+}
+
+TEST(NoLink, AFolderThatIsALinkIsRefused) {
+  ScratchDir dir("perfgate-no-link-folder");
+  fs::create_directories(dir.path() / "outside");
+  fs::create_directory_symlink(dir.path() / "outside", dir.path() / "inside");
+  EXPECT_NE(error_text([&] { refuse_linked_folder(dir.path() / "inside", "the baselines folder"); })
+                .find("the baselines folder " + (dir.path() / "inside").string() + " is a symbolic link"),
+            std::string::npos);
+  EXPECT_EQ(error_text([&] { refuse_linked_folder(dir.path() / "outside", "the baselines folder"); }), "");
+  EXPECT_EQ(error_text([&] { refuse_linked_folder(dir.path() / "missing", "the baselines folder"); }), "");
+}
+
+}  // namespace
+}  // namespace perfgate
