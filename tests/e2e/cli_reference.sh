@@ -11,4 +11,12 @@ if ! diff -u "$PERFGATE_SOURCE_DIR/docs/cli.md" "$PERFGATE_E2E_TMP/cli.md"; then
   echo "FAIL: docs/cli.md differs from the binary's --help: run docs/cli.sh build/perfgate" >&2
   exit 1
 fi
+# Every floating-point option goes through the one finite-number check (cli/command_line.cpp,
+# finite_number: nan and inf refused, the range in plain numbers), whose range its help shows as
+# "FLOAT:above 0", "FLOAT:0 or more" or "FLOAT:from 0 to 3600": a bare FLOAT, or CLI11's own
+# range (":POSITIVE", ":FLOAT in [...]", which nan passes), is a float option without it.
+if unchecked=$(grep -oE 'FLOAT(:[^ =]*( [^ =]+)*)?' "$PERFGATE_E2E_TMP/cli.md" | grep -vE '^FLOAT:(above [0-9.e+-]+|[0-9.e+-]+ or more|from [0-9.e+-]+ to [0-9.e+-]+|above [0-9.e+-]+ and at most [0-9.e+-]+)$'); then
+  echo "FAIL: float options without the finite-number check: $unchecked" >&2
+  exit 1
+fi
 echo OK

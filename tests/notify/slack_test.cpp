@@ -177,6 +177,18 @@ TEST(NotifySlack, EscapesMrkdwnControlCharacters) {
   EXPECT_NE(dumped.find("&lt;!channel&gt; &amp;"), std::string::npos);
 }
 
+// The notification's `text` is formatted by Slack too: a hostile branch or machine id escaped there.
+TEST(NotifySlack, TheNotificationTextIsEscapedToo) {
+  RunResult run;
+  run.run_id = "r";
+  run.fingerprint.machine_id = "m<!here>";
+  const auto payload = slack_payload(run, {"c", "<!channel>", "https://ci.example/1|<!channel>"});
+  const std::string text = payload["text"];
+  EXPECT_EQ(text.find('<'), std::string::npos) << text;
+  EXPECT_NE(text.find("m&lt;!here&gt; (&lt;!channel&gt; @ c)"), std::string::npos) << text;
+  EXPECT_EQ(payload.dump().find("<!channel>"), std::string::npos) << payload.dump();
+}
+
 TEST(NotifySlack, SchemaCheckCatchesViolations) {
   json bad = {{"text", "t"},
               {"blocks",

@@ -8,6 +8,7 @@
 
 #include "cli/baseline_subcommands.h"
 #include "cli/child_process.h"
+#include "core/terminal_text.h"
 #include "core/utc_time.h"
 #include "perfgate/error.h"
 #include "report/baseline_tables.h"
@@ -86,7 +87,7 @@ int approve_main(const ApproveFlags& flags, const Context& context) {
   request.test_delay = test_delay();
   const UpdateOutcome outcome = approve_candidate(store, candidate, request);
   std::printf("approved %zu cases for %s by %s\n", outcome.case_ids.size(), candidate.machine_id().c_str(),
-              request.by.c_str());
+              terminal_text(request.by).c_str());
   for (const auto& file : outcome.files) std::printf("  wrote %s\n", file.string().c_str());
   std::printf("  logged %s\n", outcome.log.string().c_str());
   return 0;

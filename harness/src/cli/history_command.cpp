@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_info.h"
+#include "core/terminal_text.h"
 #include "judge/history_analysis.h"
 #include "judge/history_gate.h"
 #include "notify/change_point_alert.h"
@@ -121,7 +122,8 @@ int history_main(const HistoryFlags& flags) {
     if (points.empty())
       say_history(fmt::format("no entries under {}", flags.history_dir));
     else
-      std::fputs(render_history_table(points).c_str(), stdout);
+      // A history's lines are anyone's text (run ids, commits, case ids): shown as text.
+      std::fputs(terminal_text(render_history_table(points)).c_str(), stdout);
     return 0;
   }
 
@@ -143,7 +145,7 @@ int history_main(const HistoryFlags& flags) {
   if (flags.json)
     std::cout << changes_json(histories).dump(2) << "\n";
   else if (flags.changes)
-    std::fputs(render_changes_table(histories).c_str(), stdout);
+    std::fputs(terminal_text(render_changes_table(histories)).c_str(), stdout);
   const int alerts = flags.notify ? send_alerts(flags, histories) : kAlertsDelivered;
   // A refused alert is bad input, before the gate's verdict; an alert only queued after it.
   if (alerts == kAlertRejected) return alerts;
@@ -176,8 +178,10 @@ int ack_main(const AckFlags& flags) {
     throw Error("history ack: " + flags.id + " is no change point or drift of the history in " + flags.history_dir +
                 " (`perfgate history --changes --history " + flags.history_dir + "` lists them); nothing acknowledged");
   append_acknowledgement(flags.history_dir, {flags.id, flags.by, flags.reason, utc_now_iso8601()});
-  std::printf("acknowledged %s by %s: %s (%s)\n", flags.id.c_str(), flags.by.c_str(), flags.reason.c_str(),
-              acknowledgements_file(flags.history_dir).c_str());
+  std::fputs(terminal_text(fmt::format("acknowledged {} by {}: {} ({})\n", flags.id, flags.by, flags.reason,
+                                       acknowledgements_file(flags.history_dir).string()))
+                 .c_str(),
+             stdout);
   return 0;
 }
 
