@@ -152,8 +152,12 @@ CommitBuild CommitBuilds::get(const std::string& sha) {
                          : "does not build: exit " + std::to_string(code) + " (log: " + log.string() + ")";
     return result;
   }
+  // Copied beside, then renamed: a bisect killed mid-copy leaves no cut binary under the kept name,
+  // which a resumed bisect would take as built.
   fs::create_directories(kept.parent_path(), ec);
-  fs::copy_file(binary, kept, fs::copy_options::overwrite_existing, ec);
+  const fs::path part = kept.string() + ".part";
+  fs::copy_file(binary, part, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::rename(part, kept, ec);
   if (ec) throw Error("bisect: cannot keep " + binary + " as " + kept.string() + ": " + ec.message());
   result.binary = kept.string();
   return result;
