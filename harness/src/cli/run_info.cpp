@@ -4,8 +4,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "cli/shell_command.h"
 #include "core/sysinfo.h"
+#include "core/utc_time.h"
 
 namespace perfgate {
 namespace {
@@ -15,38 +19,30 @@ std::string env(const char* name) {
   return value ? value : "";
 }
 
-std::string first_line_of(const std::string& command) {
-  std::string out;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char buffer[256];
-    if (std::fgets(buffer, sizeof buffer, pipe)) out = buffer;
-    pclose(pipe);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+// The first line git prints for `args` in `dir` ("" where git fails): no shell, so a folder's
+// name is never read as shell code, and git gets the environment children get (no secrets).
+std::string git_line(const std::string& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), {"git", "-C", dir});
+  std::string out = capture_command(args, dir.empty() ? "." : dir).stdout_text;
+  out = out.substr(0, out.find('\n'));
+  while (!out.empty() && out.back() == '\r') out.pop_back();
   return out;
 }
 
 }  // namespace
 
-std::string utc_now_iso8601() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
+std::string utc_now_iso8601() { return utc_time_text(std::time(nullptr)); }
 
 std::string source_commit(const std::string& project_dir) {
   for (const char* name : {"PERFGATE_COMMIT", "GITHUB_SHA", "CI_COMMIT_SHA"})
     if (std::string v = env(name); !v.empty()) return v;
-  return first_line_of("git -C '" + project_dir + "' rev-parse HEAD 2>/dev/null");
+  return git_line(project_dir, {"rev-parse", "HEAD"});
 }
 
 static std::string source_branch(const std::string& project_dir) {
   for (const char* name : {"PERFGATE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME"})
     if (std::string v = env(name); !v.empty()) return v;
-  return first_line_of("git -C '" + project_dir + "' rev-parse --abbrev-ref HEAD 2>/dev/null");
+  return git_line(project_dir, {"rev-parse", "--abbrev-ref", "HEAD"});
 }
 
 RunResult new_run(const Fingerprint& fingerprint, const std::string& project_dir) {
