@@ -30,6 +30,19 @@ expect_rc 2 "notify redirected to another host"
 grep -q "another host (http://localhost" "$WORK/redirected.err" || fail "the refused redirect is not reported"
 [ "$(count_lines "$REQUESTS" "$ID2")" = 1 ] || fail "the cross-host redirect was followed or retried"
 
+# A receiver's answer is quoted on stderr as text: its terminal escapes (a window title, a screen
+# clear) are shown, never obeyed.
+sed 's/20240501T120000Z-4f3a9c/20240505T120000Z-0e0e0e/' "$FIXTURE" >"$WORK/run3.json"
+python3 - "$PORT" <<'PY'
+import json, sys, urllib.request
+body = json.dumps({"script": ["400:\u001b]0;owned\u0007\u001b[2Jcleared"]}).encode()
+urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/_control", data=body), timeout=60)
+PY
+run_notify escapes "$WORK/run3.json"
+expect_rc 2 "notify answered 400 with escapes"
+! grep -q $'\e' "$WORK/escapes.err" || fail "a receiver's escape sequence reached the terminal: $(cat -v "$WORK/escapes.err")"
+grep -qF 'HTTP 400: \e]0;owned\x07\e[2Jcleared' "$WORK/escapes.err" || fail "the answer is not shown as text: $(cat -v "$WORK/escapes.err")"
+
 # Malformed URL: exit 2, redacted to scheme and host.
 PERFGATE_WEBHOOK_URL="https://hooks.example.com:99999/$PATH_TOKEN?token=$QUERY_TOKEN" run_notify bad_url "$FIXTURE"
 expect_rc 2 "a malformed URL"

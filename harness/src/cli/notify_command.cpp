@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/device_runs.h"
+#include "core/terminal_text.h"
 #include "notify/alert.h"
 #include "notify/config.h"
 #include "notify/fleet_alert.h"
@@ -28,7 +29,8 @@ constexpr int kDelivered = 0;  // delivered, or nothing to send
 constexpr int kRejected = 2;   // bad input, or the receiver refused an alert (4xx)
 constexpr int kQueued = 3;     // kept in the outbox, not delivered: the next notify sends it
 
-void say_notify(const std::string& line) { std::cerr << "perfgate notify: " << line << "\n"; }
+// Its lines quote a receiver's reply and the run's names: shown as text (core/terminal_text.h).
+void say_notify(const std::string& line) { std::cerr << "perfgate notify: " << terminal_text(line) << "\n"; }
 
 }  // namespace
 
