@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile or wrong history lines are refused whole, naming the file and line, with nothing
 # appended: medians no measurement gives (0, -5, 1e308, 1e-300; a relative time of 1e-300), a
-# string median, an unknown verdict, no run_id, a run's case given twice (re-added with other
+# string median, an unknown verdict, no run_id, a started_at that is no ISO 8601 UTC time or lies in
+# the future (zzz, empty, 2099, 30 February, none), a run's case given twice (re-added with other
 # medians it would move or hide a step), and a 50 MB line, refused within a few seconds and
 # 200 MB (parsed whole it took 30 s and 3.8 GB). Both `report --append-history` and
 # `history --gate` refuse (exit 2); neither passes the gate over the bad line.
@@ -77,10 +78,41 @@ edit 12 "e['medians'] = {}"
 refused "no median" 12
 edit 13 "e = '[1, 2, 3]'"
 refused "not an object" 13
+# The series is ordered by started_at: text that is no time, none, or a time in the future would
+# reorder the runs (three copy lines dated zzz made a +10% history one segment, the gate passing).
+for when in zzz "" 2099-01-01T00:00:00Z 2026-02-30T00:00:00Z; do
+  edit 14 "e['started_at'] = '$when'"
+  refused "started_at '$when'" 14
+done
+edit 14 "del e['started_at']"
+refused "no started_at" 14
 edit append "e['medians']['latency_ns'] *= 2"
 refused "a run's case given twice" 31
 out="$("$PERFGATE" history --history "$HISTORY" --changes 2>&1 >/dev/null)"
 grep -q "already on line 4" <<<"$out" || bad "the duplicate's error does not name the first line: $out"
+
+# Results dated zzz, empty or 2099, or of a machine id that names no file, are refused by
+# `report --append-history`, naming the results file, with nothing appended.
+cp "$WORK/good.jsonl" "$FILE"
+for edit_results in "r['started_at'] = 'zzz'" "r['started_at'] = ''" "r['started_at'] = '2099-01-01T00:00:00Z'" \
+                    "r['fingerprint']['machine_id'] = '../../x'"; do
+  python3 - "$RUNS/run-010.json" "$WORK/edited.json" "$edit_results" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+  before="$(sha256sum <"$FILE")"
+  out="$("$PERFGATE" report "$WORK/edited.json" --history "$HISTORY" --append-history 2>&1 >/dev/null)"
+  rc=$?
+  if [ "$rc" != 2 ] || ! grep -q "$WORK/edited.json: .*nothing appended" <<<"$out"; then
+    bad "results edited by $edit_results: append exited $rc (want 2 naming the results file): $(head -c 300 <<<"$out")"
+  else
+    echo "ok: $edit_results: $(head -c 200 <<<"$out")"
+  fi
+  [ "$(sha256sum <"$FILE")" = "$before" ] || bad "$edit_results: the history changed"
+done
+[ -z "$(find "$WORK" -name '*x.jsonl')" ] || bad "a machine id of ../../x wrote $(find "$WORK" -name '*x.jsonl')"
 
 # A 50 MB line: refused without parsing it, in bounded time and memory.
 cp "$WORK/good.jsonl" "$FILE"
