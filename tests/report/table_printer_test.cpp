@@ -38,5 +38,24 @@ TEST(ReportTable, VerdictShowsTheChangeOfTheMetricThatJudged) {
       std::string::npos);
 }
 
+// A results file is anyone's (compare A.json B.json): its ids and messages shown as text, the
+// table's own colours kept.
+TEST(ReportTable, AResultsFilesEscapesAreShownAsText) {
+  RunResult run = test::mixed_run();
+  run.cases.resize(1);
+  run.cases[0].id = "copy\x1b]0;owned\x07";
+  run.cases[0].verdict = Verdict::error;
+  run.cases[0].message = "\x1b[2Jcleared";
+  run.fingerprint.machine_id = "m\x1b[31m";
+  const std::string plain = render_table(run, {}) + render_details(run, {});
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos) << plain;
+  EXPECT_NE(plain.find("copy\\e]0;owned\\x07: \\e[2Jcleared"), std::string::npos) << plain;
+  TableStyle colored;
+  colored.color = true;
+  const std::string table = render_table(run, colored);
+  EXPECT_NE(table.find("\033[1;31m"), std::string::npos) << "the error's colour stays";
+  EXPECT_EQ(table.find("\x1b]0"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace perfgate

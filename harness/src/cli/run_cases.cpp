@@ -16,6 +16,7 @@
 #include "judge/history_noise.h"
 #include "store/history.h"
 #include "core/path_within.h"
+#include "core/terminal_text.h"
 #include "gate/gate.h"
 #include "gate/paired_measurement.h"
 #include "gate/stored_measurement.h"
@@ -196,7 +197,7 @@ int finish(const RunFlags& flags, RunResult& run, bool check_output) {
   if (!flags.trace_file.empty()) write_file_atomically(flags.trace_file, render_chrome_trace(run));
   if (check_output)
     for (const auto& r : run.cases) {
-      std::fputs(render_check_lines(r).c_str(), stdout);
+      std::fputs(terminal_text(render_check_lines(r)).c_str(), stdout);
       std::fputs(render_ctest_measurements(r).c_str(), stdout);
     }
   const RunSummary summary = summarize_run(run);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/resolution.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 #include "perfgate/metric_names.h"
 #include "perfgate/run_summary.h"
@@ -99,6 +100,7 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
       row[4] = fixed_digits(m->summary.median, 3) + "%";
     if (const Metric* m = find_metric(r, metric::gflops)) row[5] = fixed_digits(m->summary.median, 4);
     if (r.fits_in_cache && find_metric(r, metric::latency_ns)) row[0] += " (in cache)";
+    for (std::string& cell : row) cell = terminal_text(cell);  // a results file's text shown as text
     rows.push_back(std::move(row));
     verdicts.push_back(r.verdict);
   }
@@ -133,7 +135,7 @@ std::string render_table(const RunResult& run, const TableStyle& style) {
   summary.back() = '\n';
   if (const auto geomean = run_geometric_mean(run)) summary += geometric_mean_text(*geomean) + "\n";
   if (const std::string resolution = run_resolution(run); !resolution.empty()) summary += resolution + "\n";
-  return out + summary + ceilings_line(run);
+  return out + terminal_text(summary) + ceilings_line(run);  // the summary names the machine
 }
 
 std::string render_details(const RunResult& run, const TableStyle& style) {
@@ -147,7 +149,7 @@ std::string render_details(const RunResult& run, const TableStyle& style) {
   for (const CaseResult* r : notable) {
     std::string tag(to_string(r->verdict));
     if (style.color) tag = std::string(verdict_color(r->verdict)) + tag + "\033[0m";
-    out += "  " + tag + "  " + r->id + ": " + r->message + "\n";
+    out += "  " + tag + "  " + terminal_text(r->id + ": " + r->message) + "\n";
   }
   for (const auto& r : run.cases) out += render_ab_sides(r);
   return out;
