@@ -68,17 +68,21 @@ TEST_F(CommitBuildsTest, AKeptBinaryServesOnlyTheTemplatesThatBuiltIt) {
 
 TEST_F(CommitBuildsTest, APlaceholderInsideQuotesIsRefused) {
   const GitRange git(repo_.path());
-  for (const std::string build : {"make -C \"{build}\"", "cp x '{build}/perfgate'", "sh -c \"cd {source}\""}) {
+  for (const std::string build :
+       {"make -C \"{build}\"", "cp x '{build}/perfgate'", "sh -c \"cd {source}\""}) {
     const std::string why = testing::error_text([&] {
       CommitBuilds(git, work_.path(), {"", build, "{build}/{target}"}, "perfgate");
     });
-    EXPECT_NE(why.find("is inside quotes; leave placeholders unquoted"), std::string::npos) << build << ": " << why;
+    EXPECT_NE(why.find("is inside quotes; leave placeholders unquoted"), std::string::npos)
+        << build << ": " << why;
     EXPECT_NE(why.find("--build '" + build + "'"), std::string::npos) << why;
   }
   // Unquoted, or quoted again inside a command substitution of its own, each is one word.
   for (const std::string build : {"make -C {build}", "cp \"$(cat {source}/binary.txt)\" {build}/perfgate",
                                   "echo '{' \"}\" {build}", "echo \\\"{build}"})
-    EXPECT_EQ(::perfgate::testing::error_text([&] { CommitBuilds(git, work_.path(), {"", build, "{build}/{target}"}, "perfgate"); }),
+    EXPECT_EQ(::perfgate::testing::error_text([&] {
+                CommitBuilds(git, work_.path(), {"", build, "{build}/{target}"}, "perfgate");
+              }),
               "")
         << build;
   EXPECT_EQ(::perfgate::testing::error_text([&] {

@@ -79,7 +79,8 @@ TEST(CliOptions, BaselinesFolderFollowsTheEnvironment) {
 // Every floating-point option refuses nan and inf, which pass any comparison (a bisect --allowed nan
 // called a 2x slower range "no commit is slower"), and says its range in plain numbers.
 TEST(CliOptions, EveryFloatOptionIsFiniteWithinItsRange) {
-  const std::string file = PERFGATE_SOURCE_DIR "/CMakeLists.txt";  // any existing file: refused before it is read
+  const std::string file =
+      PERFGATE_SOURCE_DIR "/CMakeLists.txt";  // any existing file: refused before it is read
   const std::vector<std::pair<std::vector<std::string>, std::string>> commands = {
       {{"bisect", "--allowed"}, "above 0"},
       {{"baseline", "approve", file, "--by", "a", "--reason", "b", "--max-age"}, "0 or more"},

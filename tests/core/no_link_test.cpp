@@ -4,9 +4,8 @@
 #include "core/no_link.h"
 
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -36,8 +35,8 @@ TEST(NoLink, OpensAPlainFileAndRefusesALink) {
   fs::create_symlink(dir.path() / "target", dir.path() / "link.log");
   fs::create_symlink(dir.path() / "nowhere", dir.path() / "dangling.log");
   for (const char* name : {"link.log", "dangling.log"}) {
-    const std::string why = error_text(
-        [&] { open_no_link(dir.path() / name, O_WRONLY | O_CREAT | O_APPEND, 0644, "the log"); });
+    const std::string why =
+        error_text([&] { open_no_link(dir.path() / name, O_WRONLY | O_CREAT | O_APPEND, 0644, "the log"); });
     EXPECT_NE(why.find("the log " + (dir.path() / name).string() + " is a symbolic link"), std::string::npos)
         << why;
   }
@@ -51,7 +50,8 @@ TEST(NoLink, ALockIsNeverTakenThroughALink) {
   fs::create_symlink(dir.path() / "target", dir.path() / "held.lock");
   fs::create_symlink(dir.path() / "nowhere", dir.path() / "dangling.lock");
   for (const char* name : {"held.lock", "dangling.lock"}) {
-    const std::string why = error_text([&] { FileLock lock(dir.path() / name, std::chrono::milliseconds(0)); });
+    const std::string why =
+        error_text([&] { FileLock lock(dir.path() / name, std::chrono::milliseconds(0)); });
     EXPECT_NE(why.find("is a symbolic link"), std::string::npos) << name << ": " << why;
     EXPECT_TRUE(fs::is_symlink(dir.path() / name));
   }
@@ -63,8 +63,9 @@ TEST(NoLink, AFolderThatIsALinkIsRefused) {
   ScratchDir dir("perfgate-no-link-folder");
   fs::create_directories(dir.path() / "outside");
   fs::create_directory_symlink(dir.path() / "outside", dir.path() / "inside");
-  EXPECT_NE(error_text([&] { refuse_linked_folder(dir.path() / "inside", "the baselines folder"); })
-                .find("the baselines folder " + (dir.path() / "inside").string() + " is a symbolic link"),
+  EXPECT_NE(error_text([&] {
+              refuse_linked_folder(dir.path() / "inside", "the baselines folder");
+            }).find("the baselines folder " + (dir.path() / "inside").string() + " is a symbolic link"),
             std::string::npos);
   EXPECT_EQ(error_text([&] { refuse_linked_folder(dir.path() / "outside", "the baselines folder"); }), "");
   EXPECT_EQ(error_text([&] { refuse_linked_folder(dir.path() / "missing", "the baselines folder"); }), "");
@@ -86,12 +87,15 @@ TEST(NoLink, EveryFileTheHarnessAppendsToGoesThroughTheRule) {
       ++number;
       const std::size_t code = line.find_first_not_of(' ');
       if (code == std::string::npos || line.compare(code, 2, "//") == 0) continue;
-      const bool writes = line.find("O_CREAT") != std::string::npos || line.find("O_APPEND") != std::string::npos ||
-                          line.find("ios::app") != std::string::npos || line.find("fopen(") != std::string::npos;
-      const bool ruled = line.find("open_no_link(") != std::string::npos ||
-                         (entry.path().filename() == "atomic_file.cpp" && line.find("O_EXCL") != std::string::npos);
+      const bool writes =
+          line.find("O_CREAT") != std::string::npos || line.find("O_APPEND") != std::string::npos ||
+          line.find("ios::app") != std::string::npos || line.find("fopen(") != std::string::npos;
+      const bool ruled =
+          line.find("open_no_link(") != std::string::npos ||
+          (entry.path().filename() == "atomic_file.cpp" && line.find("O_EXCL") != std::string::npos);
       if (writes && !ruled)
-        found.push_back(fs::relative(entry.path(), src).string() + ":" + std::to_string(number) + ": " + line);
+        found.push_back(fs::relative(entry.path(), src).string() + ":" + std::to_string(number) + ": " +
+                        line);
     }
   }
   EXPECT_EQ(found, std::vector<std::string>{});

@@ -13,8 +13,12 @@ TEST(TerminalText, ShowsControlCharactersAsText) {
   EXPECT_EQ(terminal_text("over\rwrite"), "over\\rwrite");
   EXPECT_EQ(terminal_text(std::string("nul\0x", 5)), "nul\\x00x");
   EXPECT_EQ(terminal_text("del\x7f"), "del\\x7f");
-  EXPECT_EQ(terminal_text("c1 \xc2\x9b" "2J"), "c1 \\u009b2J");  // CSI as a C1 code point
-  EXPECT_EQ(terminal_text("raw \x9b" "2J"), "raw \\x9b2J");      // and as a byte that is no UTF-8
+  EXPECT_EQ(terminal_text("c1 \xc2\x9b"
+                          "2J"),
+            "c1 \\u009b2J");  // CSI as a C1 code point
+  EXPECT_EQ(terminal_text("raw \x9b"
+                          "2J"),
+            "raw \\x9b2J");  // and as a byte that is no UTF-8
   EXPECT_EQ(terminal_text("cut \xe2\x82"), "cut \\xe2\\x82");
   EXPECT_EQ(terminal_text("overlong \xc0\xaf"), "overlong \\xc0\\xaf");
 }

@@ -18,11 +18,11 @@ TEST(UtcTime, ReadsPerfgatesOwnFormAndGoogleBenchmarksOffsets) {
 }
 
 TEST(UtcTime, RefusesWhatIsNoTime) {
-  for (const char* text : {"", "zzz", "1000", "2026-11-29", "2026-11-29T10:11:00", "2026-11-29T10:11:00ZZ",
-                           "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2023-02-29T00:00:00Z",
-                           "2026-11-29T24:00:00Z", "2026-11-29T10:61:00Z", "1969-12-31T23:59:59Z",
-                           "2026-11-29T10:11:00.Z", "2026-11-29T10:11:00+2:00", "2026-11-29T10:11:00+25:00",
-                           "2026-11-29T10:11:00+02:00x", "２026-11-29T10:11:00Z"})
+  for (const char* text :
+       {"", "zzz", "1000", "2026-11-29", "2026-11-29T10:11:00", "2026-11-29T10:11:00ZZ",
+        "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2026-11-29T24:00:00Z",
+        "2026-11-29T10:61:00Z", "1969-12-31T23:59:59Z", "2026-11-29T10:11:00.Z", "2026-11-29T10:11:00+2:00",
+        "2026-11-29T10:11:00+25:00", "2026-11-29T10:11:00+02:00x", "２026-11-29T10:11:00Z"})
     EXPECT_FALSE(parse_utc_time(text)) << text;
 }
 
@@ -32,8 +32,9 @@ TEST(UtcTime, ARecordedTimeIsNotInTheFuture) {
   EXPECT_FALSE(recorded_time_problem("2026-11-29T11:10:00Z", now));  // a clock a little ahead
   const auto future = recorded_time_problem("2099-01-01T00:00:00Z", now);
   ASSERT_TRUE(future);
-  EXPECT_NE(future->find("2099-01-01T00:00:00Z is in the future (this machine's clock says 2026-11-29T10:11:00Z)"),
-            std::string::npos)
+  EXPECT_NE(
+      future->find("2099-01-01T00:00:00Z is in the future (this machine's clock says 2026-11-29T10:11:00Z)"),
+      std::string::npos)
       << *future;
   const auto text = recorded_time_problem("zzz", now);
   ASSERT_TRUE(text);

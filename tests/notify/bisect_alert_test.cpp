@@ -59,7 +59,8 @@ TEST(BisectAlert, SlackShowsAHostileSubjectAsText) {
   const auto slack = nlohmann::json::parse(
       make_bisect_alert(o, {.url = "https://ci.example/job/7"}, PayloadFormat::slack, 1000).body);
   const std::string text = slack["text"];
-  EXPECT_NE(text.find("\"&lt;!channel&gt; &lt;https://evil.example|click me&gt; &amp; co\""), std::string::npos)
+  EXPECT_NE(text.find("\"&lt;!channel&gt; &lt;https://evil.example|click me&gt; &amp; co\""),
+            std::string::npos)
       << text;
   EXPECT_EQ(text.find("<!channel>"), std::string::npos) << text;
   EXPECT_EQ(text.find("<https://evil"), std::string::npos) << text;

@@ -14,7 +14,8 @@ TEST(SlackText, EscapesTheThreeCharactersSlackFormats) {
 }
 
 TEST(SlackText, LinksOnlyACiUrlThatCannotBreakOutOfTheLink) {
-  EXPECT_EQ(slack_text_with_link("a < b", "https://ci.example/job/1"), "a &lt; b <https://ci.example/job/1|CI job>");
+  EXPECT_EQ(slack_text_with_link("a < b", "https://ci.example/job/1"),
+            "a &lt; b <https://ci.example/job/1|CI job>");
   EXPECT_EQ(slack_text_with_link("x", ""), "x");
   for (const char* url : {"https://ci.example/1|<!channel>", "https://ci.example/1>x", "javascript:alert(1)",
                           "https://ci.example/a b", "ftp://ci.example/1"})

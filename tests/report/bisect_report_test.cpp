@@ -77,8 +77,9 @@ TEST(BisectReport, ATerminalEscapeInASubjectIsShownAsText) {
       render_bisect_steps(o) + render_bisect_conclusion(o) + render_bisect_step_line(o, o.steps[2]);
   EXPECT_EQ(printed.find('\x1b'), std::string::npos) << printed;
   EXPECT_EQ(printed.find('\x07'), std::string::npos) << printed;
-  EXPECT_NE(printed.find("first bad commit: " + report_sha('3') + " \\e]0;owned\\x07 \\e[2J three more passes"),
-            std::string::npos)
+  EXPECT_NE(
+      printed.find("first bad commit: " + report_sha('3') + " \\e]0;owned\\x07 \\e[2J three more passes"),
+      std::string::npos)
       << printed;
   EXPECT_EQ(bisect_json(o)["culprits"][0]["subject"], o.commits[3].subject);
 }

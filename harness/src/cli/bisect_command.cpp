@@ -97,9 +97,10 @@ Target target_of(const BisectFlags& flags) {
     for (const HistoryChange& c : h.changes) {
       if (c.id != flags.change_point) continue;
       if (!c.regression)
-        throw Error(fmt::format("bisect: change point {} is an improvement ({:+.1f}%): bisect finds the commit "
-                                "that made a case slower",
-                                c.id, c.step.magnitude_pct));
+        throw Error(
+            fmt::format("bisect: change point {} is an improvement ({:+.1f}%): bisect finds the commit "
+                        "that made a case slower",
+                        c.id, c.step.magnitude_pct));
       if (c.commit_before == c.run_before || c.commit_after == c.run_after)
         throw Error("bisect: change point " + c.id + ": its runs recorded no commit (" + c.run_before + ", " +
                     c.run_after + "), so there is no range to bisect");
@@ -320,8 +321,8 @@ int bisect_main(const BisectFlags& flags) {
                 target.expected->machine_id + ", and this is " + machine + ": bisect it on that machine");
   // Absolute: git runs in the source (`git -C`), so a relative folder would put the worktree
   // inside the source checkout while the logs went under the current folder.
-  const fs::path work = fs::absolute(
-      flags.work_dir.empty() ? default_work_dir(flags, git, cases, good, bad) : fs::path(flags.work_dir));
+  const fs::path work = fs::absolute(flags.work_dir.empty() ? default_work_dir(flags, git, cases, good, bad)
+                                                            : fs::path(flags.work_dir));
   const auto unrelated =
       std::count_if(commits.begin(), commits.end(), [](const BisectCommit& c) { return c.unrelated; });
   say_bisect(fmt::format("{} on {}: {} commits from {} to {} ({} changing only {}); work folder {}", cases,

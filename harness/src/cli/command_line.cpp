@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -244,8 +244,8 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
 CLI::Validator finite_number(double low, double high, bool above_low = false) {
   const std::string range = above_low && std::isinf(high) ? fmt_number("above ", low)
                             : std::isinf(high)            ? fmt_number("", low) + " or more"
-                            : above_low                   ? fmt_number("above ", low) + fmt_number(" and at most ", high)
-                                                          : fmt_number("from ", low) + fmt_number(" to ", high);
+                            : above_low ? fmt_number("above ", low) + fmt_number(" and at most ", high)
+                                        : fmt_number("from ", low) + fmt_number(" to ", high);
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         char* end = nullptr;
@@ -527,10 +527,11 @@ void add_bisect_command(CLI::App& app, Context& context) {
                    "biases of their own as large as the step sought (docs/history.md)")
       ->check(CLI::Range(1, 100));
   bisect
-      ->add_option("--allowed", flags->allowed_pct,
-                   "The change a step tolerates before a commit counts as slower, % (default: the thresholds' "
-                   "ab_max_regression_pct, or half a --change-point's step where that is finer); finer on a GPU "
-                   "whose A/A pairs agree closer (docs/history.md)")
+      ->add_option(
+          "--allowed", flags->allowed_pct,
+          "The change a step tolerates before a commit counts as slower, % (default: the thresholds' "
+          "ab_max_regression_pct, or half a --change-point's step where that is finer); finer on a GPU "
+          "whose A/A pairs agree closer (docs/history.md)")
       ->check(finite_number(0, kInfinity, true));
   bisect->add_option(
       "--work-dir", flags->work_dir,

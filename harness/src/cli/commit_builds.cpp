@@ -63,8 +63,9 @@ void refuse_quoted_placeholders(const std::string& text, const std::string& opti
     } else if (at.quote != 0 && c == '{') {
       for (const char* p : kQuotedPlaceholders)
         if (text.compare(i, std::string_view(p).size(), p) == 0)
-          throw Error("bisect: " + option + " '" + text + "': " + p +
-                      " is inside quotes; leave placeholders unquoted (perfgate quotes each one for the shell)");
+          throw Error(
+              "bisect: " + option + " '" + text + "': " + p +
+              " is inside quotes; leave placeholders unquoted (perfgate quotes each one for the shell)");
     }
   }
 }
@@ -72,8 +73,9 @@ void refuse_quoted_placeholders(const std::string& text, const std::string& opti
 }  // namespace
 
 std::string templates_key(const BuildTemplates& templates, const std::string& target) {
-  const std::string digest = sha256_digest("configure\n" + templates.configure + "\nbuild\n" + templates.build +
-                                           "\nbinary\n" + templates.binary + "\ntarget\n" + target);
+  const std::string digest =
+      sha256_digest("configure\n" + templates.configure + "\nbuild\n" + templates.build + "\nbinary\n" +
+                    templates.binary + "\ntarget\n" + target);
   return digest.substr(digest.find(':') + 1, 12);
 }
 

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,7 +37,9 @@ namespace {
 constexpr int kGatePasses = 0;
 constexpr int kGateFails = 1;  // an open regression change point, or drift past its allowance
 
-void say_history(const std::string& line) { std::cerr << "perfgate history: " << terminal_text(line) << "\n"; }
+void say_history(const std::string& line) {
+  std::cerr << "perfgate history: " << terminal_text(line) << "\n";
+}
 
 // How long the reader waits for the history's lock: store/history.h's minute, or what a test that
 // holds the lock to see the reader give up sets (the same wait and error, sooner). Only this

@@ -13,13 +13,12 @@
 #include "cli/run_info.h"
 #include "core/atomic_file.h"
 #include "core/file_lock.h"
-#include "judge/history_noise.h"
-#include "store/history.h"
 #include "core/path_within.h"
 #include "core/terminal_text.h"
 #include "gate/gate.h"
 #include "gate/paired_measurement.h"
 #include "gate/stored_measurement.h"
+#include "judge/history_noise.h"
 #include "judge/thresholds.h"
 #include "measure/busy_peaks.h"
 #include "measure/peaks.h"
@@ -31,6 +30,7 @@
 #include "report/next_steps.h"
 #include "report/table_printer.h"
 #include "report/trace_printer.h"
+#include "store/history.h"
 #include "store/result_json.h"
 
 namespace perfgate {

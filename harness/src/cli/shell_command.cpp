@@ -42,17 +42,19 @@ class BuildGroupGuard {
     struct sigaction action {};
     action.sa_handler = end_build_group;
     sigemptyset(&action.sa_mask);
-    for (std::size_t i = 0; i < std::size(kEndingSignals); ++i) ::sigaction(kEndingSignals[i], &action, &before_[i]);
+    for (std::size_t i = 0; i < std::size(kEndingSignals); ++i)
+      ::sigaction(kEndingSignals[i], &action, &before_[i]);
   }
   ~BuildGroupGuard() {
-    for (std::size_t i = 0; i < std::size(kEndingSignals); ++i) ::sigaction(kEndingSignals[i], &before_[i], nullptr);
+    for (std::size_t i = 0; i < std::size(kEndingSignals); ++i)
+      ::sigaction(kEndingSignals[i], &before_[i], nullptr);
     g_build_group = 0;
   }
   BuildGroupGuard(const BuildGroupGuard&) = delete;
   BuildGroupGuard& operator=(const BuildGroupGuard&) = delete;
 
  private:
-  struct sigaction before_[std::size(kEndingSignals)] {};
+  struct sigaction before_[std::size(kEndingSignals)]{};
 };
 
 // In the child, before exec (async-signal-safe calls only; `envp` made before the fork): end

@@ -11,10 +11,10 @@ namespace perfgate {
 
 class FileLock {
  public:
-  // Refuses a `file` that is a symbolic link (core/no_link.h). Creates `file` when missing, then waits up to `timeout` for the lock; throws Error naming
-  // the file, `holder` (what holds such a lock: "baseline update", "reader or writer of this
-  // history") and the process that holds it, when it wrote its id and still runs, when the wait
-  // runs out. The id is cleared on release.
+  // Refuses a `file` that is a symbolic link (core/no_link.h). Creates `file` when missing, then waits up to
+  // `timeout` for the lock; throws Error naming the file, `holder` (what holds such a lock: "baseline
+  // update", "reader or writer of this history") and the process that holds it, when it wrote its id and
+  // still runs, when the wait runs out. The id is cleared on release.
   FileLock(const std::filesystem::path& file, std::chrono::milliseconds timeout,
            const std::string& holder = "baseline update");
   ~FileLock();

@@ -10,14 +10,18 @@ namespace {
 std::size_t utf8_length(std::string_view text, std::size_t at) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char lead = byte(at);
-  std::size_t n = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  std::size_t n = lead < 0x80           ? 1
+                  : (lead >> 5) == 0x6  ? 2
+                  : (lead >> 4) == 0xE  ? 3
+                  : (lead >> 3) == 0x1E ? 4
+                                        : 0;
   if (n == 0 || at + n > text.size()) return 0;
   for (std::size_t i = 1; i < n; ++i)
     if ((byte(at + i) & 0xC0) != 0x80) return 0;
-  if (n == 2 && lead < 0xC2) return 0;                                     // overlong
-  if (n == 3 && lead == 0xE0 && byte(at + 1) < 0xA0) return 0;             // overlong
-  if (n == 3 && lead == 0xED && byte(at + 1) >= 0xA0) return 0;            // surrogate
-  if (n == 4 && lead == 0xF0 && byte(at + 1) < 0x90) return 0;             // overlong
+  if (n == 2 && lead < 0xC2) return 0;                                              // overlong
+  if (n == 3 && lead == 0xE0 && byte(at + 1) < 0xA0) return 0;                      // overlong
+  if (n == 3 && lead == 0xED && byte(at + 1) >= 0xA0) return 0;                     // surrogate
+  if (n == 4 && lead == 0xF0 && byte(at + 1) < 0x90) return 0;                      // overlong
   if (n == 4 && (lead > 0xF4 || (lead == 0xF4 && byte(at + 1) >= 0x90))) return 0;  // past U+10FFFF
   return n;
 }

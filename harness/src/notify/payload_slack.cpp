@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/units.h"
-#include "notify/slack_text.h"
 #include "judge/verdict.h"
+#include "notify/slack_text.h"
 #include "perfgate/run_summary.h"
 #include "stats/geometric_mean.h"
 
@@ -127,7 +127,8 @@ json slack_payload(const RunResult& run, const RunContext& context) {
   blocks.push_back(section(counts_text));
 
   json context_elements = json::array();
-  context_elements.push_back(text_object("mrkdwn", truncate("machine: `" + slack_escape(machine) + "`", 300)));
+  context_elements.push_back(
+      text_object("mrkdwn", truncate("machine: `" + slack_escape(machine) + "`", 300)));
   if (!context.branch.empty())
     context_elements.push_back(
         text_object("mrkdwn", truncate("branch: `" + slack_escape(context.branch) + "`", 300)));

@@ -35,7 +35,8 @@ std::filesystem::path BaselineStore::kernel_file(const std::string& machine_id,
 }
 
 std::filesystem::path BaselineStore::machine_dir(const std::string& machine_id) const {
-  if (auto why = machine_id_problem(machine_id)) throw Error(root_.string() + ": not a baselines folder name: " + *why);
+  if (auto why = machine_id_problem(machine_id))
+    throw Error(root_.string() + ": not a baselines folder name: " + *why);
   return root_ / machine_id;
 }
 

@@ -165,7 +165,8 @@ std::filesystem::path history_file(const std::filesystem::path& dir, const std::
 
 int append_history(const std::filesystem::path& dir, const RunResult& run, const std::string& results_file) {
   const auto refused = [&](const std::string& why) {
-    return Error((results_file.empty() ? "" : results_file + ": ") + why + "; nothing appended to " + dir.string());
+    return Error((results_file.empty() ? "" : results_file + ": ") + why + "; nothing appended to " +
+                 dir.string());
   };
   if (auto why = machine_id_problem(run.fingerprint.machine_id)) throw refused("machine_id: " + *why);
   std::string started_at;

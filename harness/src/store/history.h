@@ -50,11 +50,13 @@ constexpr std::chrono::seconds kHistoryLockWait{60};
 // naming the file and line: appending after it would glue two entries into one bad line.
 // The run's started_at must be an ISO 8601 UTC time not in the future and its machine id one
 // that names a file (store/machine_id.h): else an Error naming `results_file` and nothing written.
-int append_history(const std::filesystem::path& dir, const RunResult& run, const std::string& results_file = "");
+int append_history(const std::filesystem::path& dir, const RunResult& run,
+                   const std::string& results_file = "");
 
 // The entries of one machine's history text, in file order, each line checked whole: a run id, a
-// started_at (ISO 8601 UTC, not in the future; kept as "YYYY-MM-DDTHH:MM:SSZ"), a case, a known verdict, medians a measurement gives (store/sample_limits.h), a run's case at most
-// once, at most kMaxJsonLineBytes. Throws Error naming `file` and the line otherwise.
+// started_at (ISO 8601 UTC, not in the future; kept as "YYYY-MM-DDTHH:MM:SSZ"), a case, a known verdict,
+// medians a measurement gives (store/sample_limits.h), a run's case at most once, at most kMaxJsonLineBytes.
+// Throws Error naming `file` and the line otherwise.
 std::vector<HistoryPoint> parse_history(std::istream& in, const std::string& file, const std::string& machine_id);
 
 // Every entry of a case, oldest first (by start time, then file order). An empty machine id

@@ -86,8 +86,8 @@ void for_each_json_line(const std::filesystem::path& file, const std::string& wh
 // so appends never interleave and a reader holding it sees whole appends. The lines go in with
 // O_APPEND and are fsynced, and the folder too when the append created the file. A write that
 // fails part-way (a full disk) is cut back to the file's size before it, so an append is whole or
-// absent; a file that is a symbolic link is refused (core/no_link.h); a file whose last line has no end (a writer killed mid-write) is refused as
-// refuse_cut_last_line says, with nothing appended.
+// absent; a file that is a symbolic link is refused (core/no_link.h); a file whose last line has no end (a
+// writer killed mid-write) is refused as refuse_cut_last_line says, with nothing appended.
 void append_json_lines(const std::filesystem::path& file, const std::string& lines, const std::string& what,
                        const FileLock& writers);
 
