@@ -8,6 +8,7 @@
 
 #include "dashboard/script_json.h"
 #include "dashboard/site_assets.h"
+#include "core/no_link.h"
 #include "perfgate/error.h"
 
 namespace perfgate {
@@ -33,6 +34,9 @@ SiteSummary write_site(const fs::path& out,
   // "site/" names the folder "site": what is built beside it must not land inside it.
   fs::path site = fs::absolute(out).lexically_normal();
   if (site.filename().empty()) site = site.parent_path();
+  // The one rule for what perfgate writes (core/no_link.h): a SITE that is a link is refused, not
+  // replaced by a folder of its own (which left the folder it named as it was, the site elsewhere).
+  refuse_linked_folder(site, "dashboard: --out");
   if (!site_charts_bundled())
     throw Error(
         "dashboard: this perfgate was built without its chart library (uPlot): run ci/install-web-deps.sh, "

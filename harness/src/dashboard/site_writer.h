@@ -4,7 +4,8 @@
 // SITE/data/case/<key>.js and SITE/data/run/<key>.js per case and run (dashboard/site_model.h),
 // each a script (dashboard/script_json.h), since fetch() of a file:// URL fails in Chromium.
 // The site is built beside SITE and renamed into place, so a reader never sees half of one; a
-// SITE that exists and is no dashboard's is refused, never overwritten.
+// SITE that exists and is no dashboard's is refused, never overwritten, and so is a SITE that is a
+// symbolic link (dangling or not).
 #include <filesystem>
 #include <functional>
 

@@ -41,10 +41,13 @@ std::filesystem::path BaselineStore::machine_dir(const std::string& machine_id) 
 }
 
 std::filesystem::path BaselineStore::lock_file(const std::string& machine_id) const {
-  // Every writer of the machine's folder takes this lock first: a folder that is a link would
-  // have the approval written wherever it points.
-  refuse_linked_folder(machine_dir(machine_id), "the baselines folder");
   return machine_dir(machine_id) / ".lock";
+}
+
+std::filesystem::path BaselineStore::machine_dir_to_write(const std::string& machine_id) const {
+  // A folder that is a link would have the approval written wherever it points.
+  refuse_linked_folder(machine_dir(machine_id), "the baselines folder");
+  return machine_dir(machine_id);
 }
 
 std::filesystem::path BaselineStore::log_file(const std::string& machine_id) const {
@@ -63,6 +66,7 @@ std::vector<std::string> BaselineStore::machines() const {
 }
 
 std::vector<std::string> BaselineStore::kernels(const std::string& machine_id) const {
+  if (machine_id_problem(machine_id)) return {};  // no folder can be named so: no baselines
   finish_interrupted_update_locking(machine_dir(machine_id), lock_file(machine_id));
   std::vector<std::string> names;
   std::error_code ec;
@@ -74,6 +78,7 @@ std::vector<std::string> BaselineStore::kernels(const std::string& machine_id) c
 
 std::optional<KernelBaselines> BaselineStore::load(const std::string& machine_id,
                                                    const std::string& kernel) const {
+  if (machine_id_problem(machine_id)) return std::nullopt;  // no folder can be named so: no baselines
   const std::filesystem::path file = kernel_file(machine_id, kernel);
   finish_interrupted_update_locking(machine_dir(machine_id), lock_file(machine_id));
   std::error_code ec;

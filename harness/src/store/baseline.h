@@ -31,7 +31,11 @@ class BaselineStore {
   std::vector<BaselineCase> all(const std::string& machine_id = "") const;
 
   // baselines/<machine id>/; throws Error when the id is empty or would leave the root.
+  // Throws Error where the id cannot name its folder as it is (store/machine_id.h); readers
+  // (load, kernels) find no baselines for such an id instead.
   std::filesystem::path machine_dir(const std::string& machine_id) const;
+  // The folder an approval or a drop writes into: a symbolic link there is refused (core/no_link.h).
+  std::filesystem::path machine_dir_to_write(const std::string& machine_id) const;
   std::filesystem::path lock_file(const std::string& machine_id) const;   // held while writing
   std::filesystem::path log_file(const std::string& machine_id) const;    // APPROVALS.log
   std::vector<std::string> machines() const;                              // sorted

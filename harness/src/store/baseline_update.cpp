@@ -73,6 +73,7 @@ UpdateOutcome approve_candidate(const BaselineStore& store, const Candidate& can
 
   UpdateOutcome outcome;
   outcome.log = store.log_file(machine);
+  store.machine_dir_to_write(machine);
   FileLock lock(store.lock_file(machine), request.lock_timeout);
   finish_interrupted_update(store.machine_dir(machine), lock);
   // Every file is read and every new text made before the first write: a file that does not
@@ -105,6 +106,7 @@ UpdateOutcome drop_cases(const BaselineStore& store, const std::string& machine_
     std::vector<ApprovalLogEntry> entries;
     for (const auto& kernel : store.kernels(machine)) {
       if (!lock) {
+        store.machine_dir_to_write(machine);
         lock.emplace(store.lock_file(machine), request.lock_timeout);
         finish_interrupted_update(store.machine_dir(machine), *lock);
       }
