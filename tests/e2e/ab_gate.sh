@@ -7,9 +7,10 @@
 #   processes, also through
 #   `ctest -L perf -R '^CASE$'` in the slowed build with PERFGATE_BASE in the environment;
 # - against a stored baseline of one proposal of this build (one period of this host) the slowed
-#   build's change is named `one period`, not failed; against two proposals merged (two periods)
-#   it regresses, confirmed by a fresh process (or, on a machine loaded far past the baseline's
-#   runs, is too busy to judge: never a pass);
+#   build's 2x lies past how far a shared host's periods have been seen to move (50%): it
+#   regresses, as against two proposals merged (two periods), confirmed by a fresh process (or,
+#   on a machine loaded far past the baseline's runs, is too busy to judge: never a pass, and
+#   never only named);
 # - a base that predates A/B mode skips (77) saying so; a base path with no binary is an error.
 # Skips (77) when there is no compiler to build the slowed copy with.
 set -euo pipefail
@@ -94,47 +95,44 @@ propose_stored() {
   [ "$rc" -eq 0 ] || { echo "$proposed"; echo "FAIL: proposing $2 exited $rc" >&2; exit 1; }
 }
 propose_stored "$tmp/candidate.yaml" "the stored baseline"
-# One proposal is one period of this host: the slowed build's change past the case's allowance is
-# named, not failed, until a second period (a merged proposal) or the history has measured how
-# far the host moves between periods (judge/judge_case.cpp).
+# The slowed head checked against a stored baseline DIR: regressed and confirmed by a fresh
+# process, or (where this check's threads wait for cores far more than the baseline's runs did,
+# ctest beside a parallel build) too busy to judge, never pass nor named; a regression whose fresh
+# process was too busy to bear it out stands, unconfirmed. Sets `stored` to what it was.
+judge_slowed() {
+  local dir=$1 label=$2 out rc
+  set +e
+  out=$("$slowed" check "$stored_case" --baselines "$dir" "${opts[@]}" 2>&1)
+  rc=$?
+  set -e
+  echo "$out"
+  if [ "$rc" -eq 1 ] && grep -q "confirmed by 1 fresh process" <<<"$out"; then
+    stored="regressed"
+  elif [ "$rc" -eq 1 ] && grep -q "unconfirmed (a fresh process was too busy to judge" <<<"$out"; then
+    stored="regressed, its fresh process too busy to bear it out (the machine was loaded)"
+  elif [ "$rc" -eq 0 ] && grep -q "^${stored_case}: inconclusive" <<<"$out" && grep -q "too busy to judge" <<<"$out" &&
+    ! grep -q "not judged within" <<<"$out"; then
+    stored="too busy to judge (the machine was loaded)"
+  else
+    echo "FAIL: $label, 2x slower head: exit $rc (expected 1, confirmed by 1 fresh process, or too busy to judge)" >&2
+    exit 1
+  fi
+}
+# One proposal is one period of this host: a change past the case's allowance is named, not failed,
+# only within how far a shared host's level has been seen to move between periods (50%,
+# judge/device_level.h); a 2x slowdown lies past that and fails from the first approved baseline.
 "$PERFGATE" baseline approve "$tmp/candidate.yaml" --by "e2e" --reason "one period" --yes \
   --baselines "$tmp/one-period" > /dev/null
-set +e
-out=$("$slowed" check "$stored_case" --baselines "$tmp/one-period" "${opts[@]}" 2>&1)
-rc=$?
-set -e
-# (Within the case's allowance, where a busy machine scattered the proposal's runs, it passes;
-# beside a parallel build the check may be too busy to judge.)
-if [ "$rc" -ne 0 ] || ! grep -q -E "one period|too busy to judge|^${stored_case}: pass" <<<"$out"; then
-  echo "$out"
-  echo "FAIL: against one period's baseline, 2x slower head: exit $rc (expected 0, named 'one period')" >&2
-  exit 1
-fi
+judge_slowed "$tmp/one-period" "against one period's baseline"
+one_period=$stored
 propose_stored "$tmp/candidate2.yaml" "the second period"
 "$PERFGATE" baseline merge "$tmp/candidate.yaml" "$tmp/candidate2.yaml" --out "$tmp/periods.yaml" \
   --baselines "$tmp/baselines" > /dev/null
 "$PERFGATE" baseline approve "$tmp/periods.yaml" --by "e2e" --reason "two periods" --yes \
   --baselines "$tmp/baselines" > /dev/null
-# Where this check's threads wait for cores far more than the baseline's runs did (ctest beside a
-# parallel build), the gate answers too busy to judge, never pass: that answer is allowed here, as
-# is a regression whose fresh process was too busy to bear it out (it stands, unconfirmed).
-set +e
-out=$("$slowed" check "$stored_case" --baselines "$tmp/baselines" "${opts[@]}" 2>&1)
-rc=$?
-set -e
-echo "$out"
-if [ "$rc" -eq 1 ] && grep -q "confirmed by 1 fresh process" <<<"$out"; then
-  stored="regressed"
-elif [ "$rc" -eq 1 ] && grep -q "unconfirmed (a fresh process was too busy to judge" <<<"$out"; then
-  stored="regressed, its fresh process too busy to bear it out (the machine was loaded)"
-elif [ "$rc" -eq 0 ] && grep -q "^${stored_case}: inconclusive" <<<"$out" && grep -q "too busy to judge" <<<"$out"; then
-  stored="too busy to judge (the machine was loaded)"
-else
-  echo "FAIL: stored baseline, 2x slower head: exit $rc (expected 1, confirmed by 1 fresh process, or too busy to judge)" >&2
-  exit 1
-fi
+judge_slowed "$tmp/baselines" "stored baseline of two periods"
 
 # A base that cannot serve the case skips, saying why; a base path without a binary is an error.
 expect 77 "predates A/B" "base without A/B mode" -- "$PERFGATE" check "$case_id" --base /bin/true "${opts[@]}"
 expect 2 "no perfgate executable" "missing base" -- "$PERFGATE" check "$case_id" --base "$tmp/nowhere" "${opts[@]}"
-echo "OK: A/A passed, 2x slower head regressed (directly and through ctest); against a stored baseline: $stored"
+echo "OK: A/A passed, 2x slower head regressed (directly and through ctest); against a stored baseline of one period: $one_period; of two: $stored"
