@@ -5,17 +5,9 @@
 #
 #   ci/install-ci-lint.sh [DIR]     (default: $PERFGATE_CI_LINT_DIR, else ~/.cache/perfgate/ci-lint)
 #
-# `npm ci` installs exactly the locked versions (integrity-checked) and runs no package scripts.
+# `npm ci` installs exactly the locked versions (ci/npm_locked.bash).
 # Without npm or the registry this script fails, and that test says it cannot run.
 set -euo pipefail
-dir="${1:-${PERFGATE_CI_LINT_DIR:-$HOME/.cache/perfgate/ci-lint}}"
-here="$(cd "$(dirname "$0")/lint" && pwd)"
-command -v npm >/dev/null 2>&1 || { echo "install-ci-lint: npm not found (Debian: apt-get install npm)" >&2; exit 1; }
-mkdir -p "$dir"
-if cmp -s "$here/package-lock.json" "$dir/package-lock.json" && [ -x "$dir/node_modules/.bin/action-validator" ]; then
-  echo "install-ci-lint: $dir already holds ci/lint/package-lock.json's packages"
-  exit 0
-fi
-cp "$here/package.json" "$here/package-lock.json" "$dir/"
-(cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-echo "install-ci-lint: action-validator in $dir/node_modules/.bin"
+source "$(dirname "$0")/npm_locked.bash"
+install_locked install-ci-lint "$(cd "$(dirname "$0")/lint" && pwd)" "${1:-${PERFGATE_CI_LINT_DIR:-$HOME/.cache/perfgate/ci-lint}}" \
+  node_modules/.bin/action-validator "action-validator (node_modules/.bin)"
