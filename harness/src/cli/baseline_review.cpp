@@ -1,6 +1,7 @@
 // perfgate baseline show / diff: what is approved, and what a candidate would change, for a
 // terminal or (--markdown) for a pull request.
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,7 +26,10 @@ int show_main(const ReviewFlags& flags) {
   // Each case's resolution under today's thresholds: what a check against it can catch.
   const ThresholdSet thresholds = ThresholdSet::load(flags.thresholds_dir);
   std::vector<std::string> catches;
-  // With a history: how many devices of the machine id its gated runs have placed.
+  // With a history: how many devices of the machine id its gated runs have placed. A folder that
+  // is not there is a mistake, not an empty history.
+  if (!flags.history_dir.empty() && !std::filesystem::is_directory(flags.history_dir))
+    throw Error("--history: '" + flags.history_dir + "' is not a folder of history files");
   std::map<std::string, std::map<std::string, std::vector<HistoryPoint>>> history;  // machine -> case -> runs
   for (const auto& c : cases) {
     std::string text = resolution_per_device(c, thresholds.resolve(c.id, c.fingerprint.machine_id));
