@@ -5,7 +5,7 @@
 #
 #   tests/study/build_slowed.sh KERNEL PCT OUTDIR
 #
-# KERNEL: copy/cpu, copy/vulkan or matmul/vulkan. PCT: 1..100 (copy/cpu: up to 900); copy/vulkan also takes
+# KERNEL: copy/cpu, copy/vulkan, matmul/cpu or matmul/vulkan. PCT: 1..100 (copy/cpu: up to 900); copy/vulkan also takes
 # hundredths from 0.01 (0.75: three quarters of a percent more work), for GPU studies whose
 # steps are fractions of a percent. The patch adds one extra
 # pass over the first PCT% of the elements after the kernel's own pass, writing the same values
@@ -14,6 +14,9 @@
 #                past 100, PCT / 100 whole extra passes (each its own OpenMP loop, as the one
 #                pass is) and one over the rest: 300 is four times the work
 #   copy/vulkan  kernels/copy/copy.comp: a second tile loop over the first PCT% of the vec4s
+#   matmul/cpu   kernels/matmul/matmul.cpp (compute-bound): after the product, the product of
+#                the first PCT% of A's rows again, into the same rows of C (C = A * B is
+#                written, not accumulated, so the result stays exact): PCT% more multiply-adds
 #   matmul/vulkan kernels/matmul/matmul.glsl (compute-bound): in each step of K, a second pass of
 #                multiply-adds over the first PCT% of the step's columns (whole columns: BK=16
 #                gives steps of 6.25%), in reverse order into accumulators of their own, which
@@ -32,7 +35,7 @@
 # patched file's path and build nothing: tests/study/bisect_planted.sh commits it).
 set -euo pipefail
 if [ $# -ne 3 ]; then
-  echo "usage: $0 KERNEL PCT OUTDIR   (KERNEL: copy/cpu, copy/vulkan or matmul/vulkan; PCT: 1..100, copy/cpu 1..900)" >&2
+  echo "usage: $0 KERNEL PCT OUTDIR   (KERNEL: copy/cpu, copy/vulkan, matmul/cpu or matmul/vulkan; PCT: 1..100, copy/cpu 1..900)" >&2
   exit 2
 fi
 kernel=$1 pct=$2 out=$3
@@ -103,6 +106,22 @@ case "$kernel" in
     }\\
   }" "$file"
     ;;
+  matmul/cpu)
+    file="$out/src/kernels/matmul/matmul.cpp"
+    call='        gemm(row_major_gemm(p), buf.get<float>("a").data(), buf.get<float>("b").data(), buf.get<float>("c").data());'
+    [ "$(grep -cxF "$call" "$file")" -eq 1 ] || { echo "$0: the product call of $file has changed; update the patch" >&2; exit 2; }
+    python3 - "$file" "$pct" "$call" <<'PY' || exit 2
+import sys
+path, pct, call = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+text = open(path).read()
+text = text.replace(call + "\n", call + "\n" +
+                    f"        // build_slowed.sh: {pct}% more work, the same result\n"
+                    "        GemmShape again = row_major_gemm(p);\n"
+                    f"        again.m = again.m * {pct} / 100;\n"
+                    "        gemm(again, buf.get<float>(\"a\").data(), buf.get<float>(\"b\").data(), buf.get<float>(\"c\").data());\n")
+open(path, "w").write(text)
+PY
+    ;;
   matmul/vulkan)
     file="$out/src/kernels/matmul/matmul.glsl"
     python3 - "$file" "$pct" <<'PY' || exit 2
@@ -135,7 +154,7 @@ open(path, "w").write(text)
 PY
     ;;
   *)
-    echo "$0: no slowdown patch for '$kernel' (copy/cpu, copy/vulkan, matmul/vulkan)" >&2
+    echo "$0: no slowdown patch for '$kernel' (copy/cpu, copy/vulkan, matmul/cpu, matmul/vulkan)" >&2
     exit 2
     ;;
 esac
