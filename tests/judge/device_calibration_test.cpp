@@ -54,6 +54,9 @@ TEST(DeviceCalibration, WhereTheHostKeepsTheTimeHostsAreCalibrated) {
   ASSERT_EQ(c.devices.size(), 3u);
   EXPECT_EQ(c.devices[0].device, "host-a");
   EXPECT_TRUE(c.devices[0].baseline_measured);
+  // Its own host, one period of it: calibrated, and what measures its periods.
+  EXPECT_NE(c.devices[0].why.find("in one period: 5 more of its gated runs"), std::string::npos)
+      << c.devices[0].why;
   EXPECT_EQ(c.devices[1].device, "host-b");
   ASSERT_TRUE(c.devices[1].offset);
   EXPECT_NEAR(c.devices[1].offset->ratio, 1.1, 0.03);

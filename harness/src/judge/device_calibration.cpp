@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "judge/history_noise.h"
 #include "judge/thresholds.h"
 
 namespace perfgate {
@@ -75,6 +76,13 @@ CaseCalibration case_calibration(const std::vector<HistoryPoint>& runs, const Ba
       d.driver = its->second.back().driver;
     }
     d.why = "the baseline's runs measured " + self;
+    // One period of a host whose cores keep the time: its level is the baseline's, how far it moves
+    // between periods is not measured yet (judge/judge_case.cpp, one_period).
+    if (host_clocked && baseline.periods <= 1 && d.runs < kHistoryNoiseRuns)
+      d.why += fmt::format(
+          ", in one period: {} more of its gated runs in the history (or a baseline merged "
+          "with another period's) measure how far its periods move",
+          kHistoryNoiseRuns - d.runs);
     out.devices.push_back(std::move(d));
   }
   for (const auto& [device, its] : by_device) {
