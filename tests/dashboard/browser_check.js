@@ -87,6 +87,16 @@ async function main() {
   if (!bisected || !bisected.text.includes('bisected to ' + args.bisected + ', +15.2%') || !bisected.text.includes(shown(args['hostile-subject'])))
     fail('the rmsnorm item does not show its bisection: ' + JSON.stringify(bisected));
   ok('the bisected step shows its commit, change and subject');
+  // How many hosts of this machine id are calibrated: its baseline's own and host-b (5 runs at the
+  // baseline's source); host-c is 3 runs short; host-d's runs are at another source.
+  const machineCal = page.locator('section#calibration div.machine-calibration').filter({ has: page.locator('h2', { hasText: args.machine }) });
+  if ((await machineCal.count()) !== 1) fail('the front page has no calibration of ' + args.machine);
+  const calHead = await machineCal.locator('h2').innerText();
+  if (!calHead.includes('2 of 4 hosts calibrated')) fail('the front page says of ' + args.machine + ': ' + calHead);
+  const hostC = await machineCal.locator('tr.device', { has: page.locator('code', { hasText: 'host-c' }) }).innerText();
+  if (!hostC.includes('0 of 1 case') || !hostC.includes(args['calibrated-case'] + ': 3 more runs of this host at the baseline\'s kernel source'))
+    fail('the front page\'s row of host-c: ' + hostC);
+  ok('the front page says "' + calHead + '", and what places host-c');
   // Unchanged series are folded: the hostile case's (unchanged) is not in the page until opened.
   if (await page.locator('details#unchanged').evaluate((d) => d.open || d.querySelector('table') !== null)) fail('the unchanged series are not folded');
   await page.click('details#unchanged > summary');
@@ -169,6 +179,22 @@ async function main() {
   if ((await page.locator('.axis a.chosen').textContent()) !== 'time' || (await page.locator('.cp-marker[data-run-index="30"]').count()) !== 2)
     fail('the case page against time does not mark the step on both machines');
   ok('the case page against time marks the step on both machines');
+
+  // The calibrated case's page: each host, how its level is known or what places it.
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(site + '#/case/' + encodeURIComponent(args['calibrated-case']));
+  await view('case');
+  const calSection = page.locator('section.machine-series').filter({ has: page.locator('h2', { hasText: args.machine }) });
+  const calCount = await calSection.locator('p.calibrated-count').innerText();
+  if (!calCount.startsWith('2 of 4 hosts calibrated')) fail('the case page says ' + calCount);
+  const hosts = await calSection.locator('table.devices tr.device').evaluateAll((rows) => rows.map((r) => r.innerText));
+  const row = (host) => hosts.find((h) => h.startsWith(host)) || '';
+  if (hosts.length !== 4 || !/placed by its runs/.test(row('host-b')) || !/5 of 5/.test(row('host-b')) ||
+      !/2 of 5\s+not yet/.test(row('host-c')) || !/0 of 5\s+not yet.*4 at another kernel source/.test(row('host-d')))
+    fail('the case page\'s hosts: ' + JSON.stringify(hosts));
+  ok('the case page of ' + args['calibrated-case'] + ' says "' + calCount.split(':')[0] + '", host by host');
+  await noOverflow(page, 'the calibrated case\'s page at 1366 px');
+  await calSection.screenshot({ path: path.join(args.shots, 'dashboard-calibration.png') });
 
   // A permalink to the hostile case opens its page, titled with the id as text.
   await page.goto(site + '#/case/' + encodeURIComponent(args['hostile-case']));

@@ -1,5 +1,6 @@
 #include "dashboard/site_model.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -154,6 +155,115 @@ TEST(DashboardSiteData, EveryCaseAndRunHasItsDocumentAndTheIndexNamesThem) {
   EXPECT_EQ(first["rows"].size(), 3u);
   EXPECT_EQ(index["runs"][0]["machines"], json({"gpu-a", "gpu-b"}));
   EXPECT_EQ(index["runs"][11]["machines"], json({"gpu-a"}));
+}
+
+// `runs` gated runs of copy on one GPU of nvidia-h200, a minute apart from `first_minute` on the
+// day after its baseline, 0.31% faster than it with seeded 0.02% noise.
+std::vector<HistoryPoint> calibration_runs(const std::string& case_id, const std::string& uuid, int runs, int first_minute,
+                                   const std::string& source, std::mt19937_64& random) {
+  std::normal_distribution<double> noise(0, 0.0002);
+  std::vector<HistoryPoint> points;
+  for (int i = 0; i < runs; ++i) {
+    HistoryPoint p;
+    p.machine_id = "nvidia-h200";
+    p.case_id = case_id;
+    p.device_uuid = uuid;
+    p.host_id = "h1";
+    p.driver = "580.95.05";
+    p.source_hash = source;
+    const int minute = first_minute + i;
+    p.run_id = "run-" + std::to_string(minute);
+    p.commit = "c" + std::to_string(minute);
+    p.started_at = fmt::format("2026-11-02T{:02d}:{:02d}:00Z", minute / 60, minute % 60);
+    p.branch = "main";
+    p.medians["latency_ns"] = 68700 * 0.9969 * (1 + noise(random));
+    points.push_back(p);
+  }
+  return points;
+}
+
+BaselineCase calibration_baseline(const std::string& case_id, std::mt19937_64& random) {
+  BaselineCase b;
+  b.id = case_id;
+  b.backend = "vulkan";
+  b.source_hash = "sha256:copy";
+  b.measured_at = "2026-11-01T00:00:00Z";
+  b.fingerprint.machine_id = "nvidia-h200";
+  b.fingerprint.device_uuid = "gpu-a";
+  b.fingerprint.host_id = "h0";
+  std::normal_distribution<double> noise(0, 0.0002);
+  for (int run = 0; run < 5; ++run) {
+    std::vector<double> samples;
+    for (int i = 0; i < 20; ++i) samples.push_back(68700 * (1 + noise(random)));
+    b.runs["latency_ns"].push_back(samples);
+  }
+  return b;
+}
+
+TEST(DashboardSiteData, SaysHowManyDevicesOfAMachineIdAreCalibrated) {
+  std::mt19937_64 random(65);
+  const std::string copy = "copy/vulkan/n=33554432", triad = "triad/vulkan/n=33554432";
+  // copy: the baseline's GPU (gpu-a, 3 runs); gpu-b 5 runs at the baseline's source after its
+  // runs, placed; gpu-c 2, three short; gpu-d 6 at another kernel source (a change gated), none
+  // of which count. triad: gpu-b 2 runs, so gpu-b is calibrated in one of its two cases.
+  std::vector<std::vector<HistoryPoint>> series{
+      calibration_runs(copy, "gpu-a", 3, 0, "sha256:copy", random),  calibration_runs(copy, "gpu-b", 5, 10, "sha256:copy", random),
+      calibration_runs(copy, "gpu-c", 2, 20, "sha256:copy", random), calibration_runs(copy, "gpu-d", 6, 30, "sha256:new", random),
+      calibration_runs(triad, "gpu-b", 2, 40, "sha256:copy", random)};
+  const auto histories = judged(series);
+  SiteInputs in{.histories = &histories};
+  in.baselines[{"nvidia-h200", copy}] = calibration_baseline(copy, random);
+  in.baselines[{"nvidia-h200", triad}] = calibration_baseline(triad, random);
+  std::map<std::string, json> cases;
+  const json index = build_site_data(in, [&](const std::string& kind, const std::string&, const json& doc) {
+    if (kind == "case") cases[doc["case"]] = doc;
+  });
+
+  // The case page: 2 of 4 GPUs, each with how its level is known or what places it.
+  const json& c = cases.at(copy)["series"].at(0)["calibration"];
+  EXPECT_EQ(c["devices_are"], "GPUs");
+  EXPECT_EQ(c["calibrated"], 2);
+  ASSERT_EQ(c["devices"].size(), 4u) << c.dump(1);
+  const json &a = c["devices"][0], &b = c["devices"][1], &gc = c["devices"][2], &d = c["devices"][3];
+  EXPECT_EQ(a["device"], "gpu-a");
+  EXPECT_TRUE(a["baseline"].get<bool>());
+  EXPECT_EQ(b["device"], "gpu-b");
+  EXPECT_TRUE(b["placed"].get<bool>());
+  EXPECT_EQ(b["offset_runs"], 5);
+  EXPECT_NEAR(b["offset_pct"].get<double>(), -0.31, 0.05);
+  EXPECT_EQ(gc["device"], "gpu-c");
+  EXPECT_FALSE(gc["placed"].get<bool>());
+  EXPECT_EQ(gc["offset_runs"], 2);
+  EXPECT_NE(gc["why"].get<std::string>().find("3 more runs of this GPU at the baseline's kernel source"),
+            std::string::npos)
+      << gc["why"];
+  EXPECT_EQ(d["device"], "gpu-d");
+  EXPECT_FALSE(d["placed"].get<bool>());
+  EXPECT_EQ(d["runs"], 6);
+  EXPECT_EQ(d["offset_runs"], 0);
+  EXPECT_NE(d["why"].get<std::string>().find("5 more runs"), std::string::npos) << d["why"];
+  EXPECT_NE(d["why"].get<std::string>().find("6 at another kernel source"), std::string::npos) << d["why"];
+
+  // The front page: per machine id, a device is calibrated where it is in every case it ran.
+  ASSERT_EQ(index["calibration"].size(), 1u) << index["calibration"].dump(1);
+  const json& machine = index["calibration"][0];
+  EXPECT_EQ(machine["machine"], "nvidia-h200");
+  EXPECT_EQ(machine["devices_are"], "GPUs");
+  EXPECT_EQ(machine["calibrated"], 1);  // gpu-a, by the baseline's runs in both cases
+  ASSERT_EQ(machine["devices"].size(), 4u);
+  const json& gpu_b = machine["devices"][1];
+  EXPECT_EQ(gpu_b["device"], "gpu-b");
+  EXPECT_EQ(gpu_b["cases"], 2);
+  EXPECT_EQ(gpu_b["placed_cases"], 1);
+  EXPECT_EQ(gpu_b["not_yet_cases"], 1);
+  ASSERT_EQ(gpu_b["not_yet"].size(), 1u);
+  EXPECT_EQ(gpu_b["not_yet"][0]["case"], triad);
+  EXPECT_EQ(machine["devices"][0]["baseline_cases"], 2);
+
+  // Without a baseline a series calibrates nothing.
+  const auto plain = judged({dashboard_series("m", "copy/cpu/n=1", 6, -1, 0, 1)});
+  const json none = build_site_data({.histories = &plain}, [](const std::string&, const std::string&, const json&) {});
+  EXPECT_TRUE(none["calibration"].empty());
 }
 
 }  // namespace

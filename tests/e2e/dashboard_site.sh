@@ -4,7 +4,9 @@
 # baseline of copy), a step in copy at run 30 on both machines (left open), one in triad at run 15
 # (acknowledged with `history ack`) and one in rmsnorm at run 22 (bisected: a BISECTED.log record
 # as `bisect --change-point` writes it, read back through the store), hostile strings planted in
-# a case id, a branch, a machine id, an approver, a reason and a commit subject. `perfgate
+# a case id, a branch, a machine id, an approver, a reason and a commit subject; and runs of
+# copy n=8192 (approved too) from three more hosts of this machine id after its baseline: 5 at its
+# kernel source (placed), 2 (3 short) and 4 at another source (none count). `perfgate
 # dashboard` builds the site; Debian's Chromium, driven by playwright-core
 # (tests/dashboard/browser_check.js), opens it from file:// and checks the pages.
 # Skips (77) without Chromium, node or playwright-core (ci/install-web-deps.sh), or where the
@@ -30,17 +32,23 @@ HOSTILE_BY="<script>window.__pwned=4</script>mallory"
 HOSTILE_REASON="\"quoted\" [link](javascript:alert(5)) <svg onload=alert(5)> ${ESC}]0;title"
 HOSTILE_SUBJECT="fix: <img src=x onerror=\"window.__pwned=6\"> [docs](javascript:alert(6))"
 
-# An approved baseline of copy/cpu/n=4096 on this machine, approved by a hostile name for a
-# hostile reason; the synthetic copy runs sit at its level.
-propose "$WORK/copy.yaml" 4096 || die "propose"
+# An approved baseline of copy/cpu/n=4096 and n=8192 on this machine, approved by a hostile name
+# for a hostile reason; the synthetic copy runs sit at its level.
+propose "$WORK/copy.yaml" 4096 8192 || die "propose"
 approve "$WORK/copy.yaml" "$HOSTILE_BY" "$HOSTILE_REASON" >"$WORK/approve.out" 2>&1 || { cat "$WORK/approve.out"; die "approve"; }
-LEVEL=$(python3 - "$BASELINES/$MACHINE/copy.yaml" <<'PY'
+approved() {  # approved CASE: the median of its runs' latency_ns medians (what the history's drift is against), its source hash and measured_at
+  python3 - "$BASELINES/$MACHINE/copy.yaml" "$1" <<'PY'
 import re, statistics, sys
-text = open(sys.argv[1]).read()  # the median of its runs' latency_ns medians: what the history's drift is against
-runs = re.search(r"\n +runs:\n(?:.*\n)*? +latency_ns:\n((?: +- \[.*\]\n)+)", text).group(1).splitlines()
-print(statistics.median(statistics.median(float(x) for x in r.strip()[3:-1].split(",")) for r in runs))
+text, case = open(sys.argv[1]).read(), sys.argv[2]
+block = re.search(r"\n  " + re.escape(case) + r":\n((?:    .*\n)+)", text).group(1)
+runs = re.search(r"\n +runs:\n(?:.*\n)*? +latency_ns:\n((?: +- \[.*\]\n)+)", block).group(1).splitlines()
+print(statistics.median(statistics.median(float(x) for x in r.strip()[3:-1].split(",")) for r in runs),
+      re.search(r"\n    source_hash: (\S+)", block).group(1), re.search(r"\n    measured_at: (\S+)", block).group(1))
 PY
-) || die "no latency_ns median in the baseline"
+}
+read -r LEVEL _ < <(approved copy/cpu/n=4096) && [ -n "$LEVEL" ] || die "no latency_ns median in the baseline of n=4096"
+read -r LEVEL_8K SOURCE_8K MEASURED_8K < <(approved copy/cpu/n=8192) && [ -n "$MEASURED_8K" ] ||
+  die "no latency_ns median, source or time in the baseline of n=8192"
 
 # Two machines at the same commits: this one, and one whose id is hostile. `report
 # --append-history` refuses an id that cannot name its file as it is (store/machine_id.h), so its
@@ -59,6 +67,15 @@ python3 "$PERFGATE_SOURCE_DIR/tests/history/synthetic_runs.py" --out "$WORK/runs
   --step copy:30:10
 append "$WORK/runs-a"
 append "$WORK/runs-b"
+host_runs() {  # host_runs HOST FIRST RUNS SOURCE: gated runs of copy n=8192 on another host, after its baseline
+  python3 "$PERFGATE_SOURCE_DIR/tests/history/synthetic_runs.py" --out "$WORK/runs-$1" --runs "$3" --first "$2" \
+    --machine "$MACHINE" --kernels copy --case copy=copy/cpu/n=8192 --level "copy=$LEVEL_8K" --host-id "$1" \
+    --source "copy=$4" --started-at "$MEASURED_8K" --seed 3
+  append "$WORK/runs-$1"
+}
+host_runs host-b 100 5 "$SOURCE_8K"
+host_runs host-c 110 2 "$SOURCE_8K"
+host_runs host-d 120 4 sha256:another-source
 mv "$HISTORY/hostile-machine.jsonl" "$HISTORY/$HOSTILE_MACHINE.jsonl" || die "renaming the hostile machine's history"
 
 changes() { "$PERFGATE" history --changes --json --history "$HISTORY" --thresholds "$THRESHOLDS" --baselines "$BASELINES"; }
@@ -87,7 +104,9 @@ record = {"id": cp, "commits": [{"sha": sha, "subject": subject, "change_pct": 1
 open(log, "a").write(json.dumps(record) + "\n")
 PY
 # What `history --changes` says of it is what the site must say.
-changes | grep -q "$BISECTED_SHA" || die "history --changes does not read the planted BISECTED.log record"
+# (Through a file: grep -q stops reading at its match, and under pipefail the writer's SIGPIPE fails the pipe.)
+changes >"$WORK/bisected.json" || die "history --changes"
+grep -q "$BISECTED_SHA" "$WORK/bisected.json" || die "history --changes does not read the planted BISECTED.log record"
 
 "$PERFGATE" dashboard --history "$HISTORY" --baselines "$BASELINES" --thresholds "$THRESHOLDS" --out "$SITE" \
   >"$WORK/dashboard.out" 2>&1 || {
@@ -128,5 +147,6 @@ timeout 300 node "$PERFGATE_SOURCE_DIR/tests/dashboard/browser_check.js" \
   --machine "$MACHINE" --copy-range "0029cccccc..0030cccccc" --triad-cp "$TRIAD_CP" --rmsnorm-cp "$RMSNORM_CP" \
   --bisected "${BISECTED_SHA:0:10}" --hostile-case "$HOSTILE_CASE" --hostile-branch "$HOSTILE_BRANCH" \
   --hostile-by "$HOSTILE_BY" --hostile-reason "$HOSTILE_REASON" --hostile-subject "$HOSTILE_SUBJECT" \
+  --calibrated-case copy/cpu/n=8192 \
   || die "the browser check failed (above)"
 echo "ok"

@@ -420,7 +420,8 @@ void add_dashboard_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<DashboardFlags>();
   CLI::App* dashboard = app.add_subcommand(
       "dashboard",
-      "A static site of every machine's history: what needs attention first, each case's trend, each run's verdicts");
+      "A static site of every machine's history: what needs attention first, how many devices of each machine id are "
+      "calibrated, each case's trend, each run's verdicts");
   dashboard->add_option("--history", flags->history_dir, "History folder (perfgate report --append-history)")
       ->required()
       ->check(CLI::ExistingDirectory);
@@ -429,7 +430,8 @@ void add_dashboard_command(CLI::App& app, Context& context) {
       ->required();
   add_thresholds_option(*dashboard, flags->thresholds_dir, context, "its `history` settings, as for history --changes");
   add_baselines_option(*dashboard, flags->baselines_dir, context,
-                       "their levels and allowances drawn as bands, and who approved them (APPROVALS.log)");
+                       "their levels and allowances drawn as bands, who approved them (APPROVALS.log), and which "
+                       "GPUs or hosts of each machine id they judge at their own level");
   dashboard->footer(
       "Opens from file:// and from any static host; every asset is inside SITE. Views: index.html, "
       "index.html#/case/<case id, URI-encoded>, index.html#/run/<run id>. Exit codes: 0 written; 2 bad input "

@@ -30,7 +30,8 @@ int dashboard_main(const DashboardFlags& flags) {
   SiteInputs inputs{
       .histories = &histories,
       .alerted = read_alerted(flags.history_dir),
-      .approvals = baselines ? read_approvals(flags.baselines_dir) : decltype(SiteInputs::approvals){}};
+      .approvals = baselines ? read_approvals(flags.baselines_dir) : decltype(SiteInputs::approvals){},
+      .baselines = baselines ? read_baselines(flags.baselines_dir) : decltype(SiteInputs::baselines){}};
   const SiteSummary summary =
       write_site(flags.out, [&](const SiteDocumentSink& sink) { return build_site_data(inputs, sink); });
   std::printf("dashboard: %d cases, %d runs, %d item%s needing attention or triaged; %.1f MB in %s\n",

@@ -9,6 +9,7 @@
 
 #include "core/content_digest.h"
 #include "dashboard/attention.h"
+#include "dashboard/calibration_view.h"
 #include "store/baseline.h"
 
 namespace perfgate {
@@ -76,6 +77,18 @@ std::map<std::pair<std::string, std::string>, ApprovalLogEntry> read_approvals(
   return out;
 }
 
+std::map<std::pair<std::string, std::string>, BaselineCase> read_baselines(const std::string& baselines_dir) {
+  std::map<std::pair<std::string, std::string>, BaselineCase> out;
+  if (baselines_dir.empty() || !std::filesystem::is_directory(baselines_dir)) return out;
+  const BaselineStore store(baselines_dir);
+  for (const std::string& machine : store.machines())
+    for (BaselineCase& c : store.all(machine)) {
+      std::string id = c.id;
+      out.emplace(std::pair{machine, std::move(id)}, std::move(c));
+    }
+  return out;
+}
+
 json build_site_data(const SiteInputs& in, const SiteDocumentSink& sink) {
   const std::vector<CaseHistory>& histories = *in.histories;
 
@@ -115,6 +128,7 @@ json build_site_data(const SiteInputs& in, const SiteDocumentSink& sink) {
   json cases_json = json::array();
   std::map<std::string, int> case_index;
   std::unordered_map<std::string, std::vector<RunRow>> rows_by_run;
+  MachineCalibrations calibrations;
   json case_doc;  // the case being built; histories come case by case
   std::string case_key;
   for (const CaseHistory& h : histories) {
@@ -162,6 +176,12 @@ json build_site_data(const SiteInputs& in, const SiteDocumentSink& sink) {
       if (auto a = in.approvals.find({h.machine_id, h.case_id}); a != in.approvals.end())
         baseline["approved"] = approval_json(a->second);
     }
+    json calibration = nullptr;
+    if (auto b = in.baselines.find({h.machine_id, h.case_id}); b != in.baselines.end()) {
+      const CaseCalibration c = case_calibration(h.points, b->second, h.metric);
+      calibrations.add(h.machine_id, h.case_id, c);
+      calibration = case_calibration_json(c);
+    }
     json drift{{"id", h.drift_id},
                {"vs_best_pct", rounded(h.drift.vs_best_pct)},
                {"vs_reference_pct", rounded(h.drift.vs_reference_pct)},
@@ -181,7 +201,8 @@ json build_site_data(const SiteInputs& in, const SiteDocumentSink& sink) {
                                   {"segments", std::move(segments)},
                                   {"changes", std::move(changes)},
                                   {"drift", std::move(drift)},
-                                  {"baseline", std::move(baseline)}});
+                                  {"baseline", std::move(baseline)},
+                                  {"calibration", std::move(calibration)}});
     cases_json[ci->second]["series"].push_back(
         {{"machine", h.machine_id},
          {"metric", h.metric},
@@ -221,7 +242,8 @@ json build_site_data(const SiteInputs& in, const SiteDocumentSink& sink) {
 
   return {{"runs", std::move(runs_json)},
           {"cases", std::move(cases_json)},
-          {"items", attention_items(histories, in.alerted)}};
+          {"items", attention_items(histories, in.alerted)},
+          {"calibration", calibrations.summary()}};
 }
 
 }  // namespace perfgate

@@ -1,7 +1,8 @@
 // perfgate dashboard: the one page's views, drawn from the data files `perfgate dashboard` wrote
 // (data/index.js, data/case/<key>.js, data/run/<key>.js; harness/src/dashboard/site_model.h says
 // what they hold). Views are hash routes, each a permalink (docs/dashboard.md):
-//   #/                 what needs attention first, then every case's series (#/?state=open&machine=...)
+//   #/                 what needs attention first, the devices calibrated per machine id, then every
+//                      case's series (#/?state=open&machine=...)
 //   #/case/<case id>   a case's series per machine (the id URI-encoded)
 //   #/run/<run id>     a run's verdicts, worst first
 // Every string from the data is put in the page as text (textContent, text nodes), never as HTML.
@@ -161,6 +162,44 @@
       el('td', { class: 'num' }, String(s.runs)));
   }
 
+  // ---- which devices of a machine id are judged at their own level (judge/device_calibration.h) ----
+  const LEVEL_TEXT = { baseline: 'the baseline\'s runs', placed: 'placed by its runs', 'not-yet': 'not yet' };
+  const one = (kind) => (kind === 'GPUs' ? 'GPU' : 'host');
+  const counted = (n, kind) => n + ' ' + (n === 1 ? one(kind) : kind);
+
+  // The front page: per machine id, how many of its devices every case they ran calibrates.
+  function machineCalibration(m) {
+    return el('div', { class: 'machine-calibration', 'data-machine': show(m.machine) },
+      el('h2', {}, el('span', { class: 'machine' }, m.machine), ': ',
+        el('span', { class: 'calibrated-count' }, m.calibrated + ' of ' + counted(m.devices.length, m.devices_are) + ' calibrated')),
+      el('table', { class: 'devices' },
+        el('tr', {}, [one(m.devices_are), 'calibrated in', 'level from', 'not yet, and what places it'].map((h) => el('th', {}, h))),
+        m.devices.map((d) => el('tr', { class: 'device ' + (d.not_yet_cases ? 'level-not-yet' : 'level-calibrated') },
+          el('td', {}, el('code', { title: show(d.device) }, shortDevice(show(d.device)))),
+          el('td', { class: 'num' }, d.calibrated_cases + ' of ' + d.cases + (d.cases === 1 ? ' case' : ' cases')),
+          el('td', {}, [d.baseline_cases ? 'the baseline\'s runs (' + d.baseline_cases + ')' : null,
+            d.placed_cases ? 'its own runs (' + d.placed_cases + ')' : null].filter(Boolean).join(', ')),
+          el('td', { class: 'why' }, d.not_yet.map((n, i) => [i ? el('br') : null, el('a', { href: caseLink(n.case) }, n.case), ': ', n.why]),
+            d.not_yet_cases > d.not_yet.length ? [el('br'), 'and ' + (d.not_yet_cases - d.not_yet.length) + ' more cases'] : null)))));
+  }
+
+  // A case's page: each device of the machine, how its level is known or what places it.
+  function caseCalibration(c) {
+    const level = (d) => (d.baseline ? 'baseline' : d.placed ? 'placed' : 'not-yet');
+    return el('div', { class: 'calibration' },
+      el('p', { class: 'calibrated-count' }, el('b', {}, c.calibrated + ' of ' + counted(c.devices.length, c.devices_are) + ' calibrated'),
+        ': judged at their own level, measured by the baseline\'s runs or placed by ' + c.runs_needed + ' of their own gated runs at its kernel source and driver'),
+      el('table', { class: 'devices' },
+        el('tr', {}, [one(c.devices_are), 'runs in the history', 'runs that count', 'level', 'how it is known, or what places it'].map((h) => el('th', {}, h))),
+        c.devices.map((d) => el('tr', { class: 'device level-' + level(d) },
+          el('td', {}, el('code', { title: show(d.device) }, shortDevice(show(d.device)))),
+          el('td', { class: 'num' }, String(d.runs)),
+          el('td', { class: 'num' }, d.baseline ? '' : d.offset_runs + ' of ' + c.runs_needed),
+          el('td', {}, el('span', { class: 'badge level-' + level(d) }, LEVEL_TEXT[level(d)]),
+            d.placed ? ' ' + pct(d.offset_pct) + ' ±' + pct(d.bound_pct).replace('+', '') : null),
+          el('td', { class: 'why' }, d.why)))));
+  }
+
   function frontPage(params) {
     const index = store.index;
     const all = [];
@@ -201,6 +240,9 @@
         index.cases.length + ' cases, ' + all.length + ' series; ' + open + ' open of ' + items.length + ' regressions and drifts'),
       el('section', { id: 'attention' }, el('h1', {}, 'What needs attention'),
         items.length ? items.map(itemView) : el('p', {}, 'No regression change point and no drift in this history.')),
+      index.calibration.length ? el('section', { id: 'calibration' }, el('h1', {}, 'Devices calibrated'),
+        el('p', { class: 'note' }, 'Per machine id, the GPUs (where the host keeps the time, the hosts) that every case they ran with an approved baseline judges at their own level: the baseline\'s runs measured them, or ' + index.calibration[0].runs_needed + ' of their own gated runs at its kernel source and driver placed them. A check on another is judged against a bound on its level, and a change within it is named, neither passed nor failed.'),
+        index.calibration.map(machineCalibration)) : null,
       el('section', { id: 'cases' }, el('h1', {}, 'Every case'), filters,
         el('p', { class: 'count' }, shown.length + ' of ' + all.length + ' series' + (unchanged.length ? ', ' + unchanged.length + ' unchanged folded below' : '')),
         changed.length ? el('table', { class: 'series-table' }, head(), changed.map(([c, s]) => seriesRow(c, s))) : null,
@@ -338,6 +380,7 @@
           base ? el('p', { class: 'baseline' }, 'approved baseline ', value(s.metric, base.median), ', drift allowed to ', value(s.metric, base.median * (1 + base.allowed_pct / 100)), ' (the band)',
             base.approved ? [' · approved by ', el('b', {}, base.approved.by), ': ', base.approved.reason, ' (', base.approved.time, ')'] : null)
             : el('p', { class: 'baseline' }, 'no approved baseline for this machine'),
+          s.calibration ? caseCalibration(s.calibration) : null,
           chart, changesTable(s));
       });
       setView(id, [' › case ', el('code', {}, id)], el('h1', { class: 'case-title' }, id),
