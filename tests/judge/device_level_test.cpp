@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "judge/device_calibration.h"
 #include "judge/device_level.h"
 #include "judge/gpu_judge_fixture.h"
 #include "judge/history_noise.h"
@@ -187,9 +188,12 @@ TEST(DeviceLevel, BaselineShowCountsThePlacedDevices) {
     p.device_uuid = "gpu-a";
     runs.push_back(p);
   }
-  const PlacedDevices placed = placed_devices(runs, b);
-  EXPECT_EQ(placed.seen, 2);
-  EXPECT_EQ(placed.placed, 1);
+  const CaseCalibration calibration = case_calibration(runs, b, metric::latency_ns);
+  EXPECT_EQ(calibration.devices_are, "GPUs");
+  ASSERT_EQ(calibration.devices.size(), 3u);  // the baseline's own, then gpu-b and gpu-c
+  EXPECT_TRUE(calibration.devices[0].baseline_measured);
+  EXPECT_EQ(calibration.calibrated(), 2);
+  EXPECT_FALSE(calibration.devices[2].calibrated());
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 // perfgate baseline show / diff: what is approved, and what a candidate would change, for a
 // terminal or (--markdown) for a pull request.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -8,9 +11,10 @@
 
 #include "cli/baseline_subcommands.h"
 #include "cli/candidate_summary.h"
-#include "judge/device_level.h"
+#include "judge/device_calibration.h"
 #include "judge/thresholds.h"
 #include "perfgate/error.h"
+#include "perfgate/metric_names.h"
 #include "report/baseline_tables.h"
 #include "store/baseline_diff.h"
 #include "store/candidate.h"
@@ -36,10 +40,15 @@ int show_main(const ReviewFlags& flags) {
     if (!flags.history_dir.empty()) {
       const std::string& machine = c.fingerprint.machine_id;
       if (!history.contains(machine)) history[machine] = history_by_case(read_all_history(flags.history_dir, machine));
-      const PlacedDevices placed = placed_devices(history[machine][c.id], c);
-      const char* what = c.fingerprint.device_uuid.empty() || c.backend == "cpu" ? "hosts" : "GPUs";
-      text += (text.empty() ? "" : "; ") + std::to_string(placed.placed) + " of " + std::to_string(placed.seen) +
-              " other " + what + " in the history placed";
+      // Counted as the dashboard counts them (judge/device_calibration.h), on latency: the
+      // metric every case keeps.
+      const CaseCalibration calibration = case_calibration(history[machine][c.id], c, metric::latency_ns);
+      const auto other = std::count_if(calibration.devices.begin(), calibration.devices.end(),
+                                       [](const DeviceCalibration& d) { return !d.baseline_measured; });
+      const auto placed = std::count_if(calibration.devices.begin(), calibration.devices.end(),
+                                        [](const DeviceCalibration& d) { return !d.baseline_measured && d.offset; });
+      text += fmt::format("{}{} of {} other {} in the history placed", text.empty() ? "" : "; ", placed, other,
+                          calibration.devices_are);
     }
     catches.push_back(std::move(text));
   }

@@ -65,21 +65,4 @@ std::optional<DeviceOffset> device_offset(const std::vector<const HistoryPoint*>
   return o;
 }
 
-PlacedDevices placed_devices(const std::vector<HistoryPoint>& runs, const BaselineCase& baseline) {
-  const bool gpus = std::any_of(runs.begin(), runs.end(), [](const HistoryPoint& p) { return !p.device_uuid.empty(); });
-  const std::string& own = gpus ? baseline.fingerprint.device_uuid : baseline.fingerprint.host_id;
-  std::map<std::string, std::vector<HistoryPoint>> by_device;
-  for (const HistoryPoint& p : runs)
-    if (const std::string& device = gpus ? p.device_uuid : p.host_id; !device.empty() && device != own)
-      by_device[device].push_back(p);
-  PlacedDevices out;
-  for (auto& [device, its] : by_device) {
-    ++out.seen;
-    std::sort(its.begin(), its.end(),
-              [](const HistoryPoint& a, const HistoryPoint& b) { return a.started_at < b.started_at; });
-    out.placed += static_cast<int>(offset_runs(its, baseline, its.back().driver).size()) >= kOffsetRuns;
-  }
-  return out;
-}
-
 }  // namespace perfgate

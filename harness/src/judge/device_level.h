@@ -74,14 +74,4 @@ std::vector<const HistoryPoint*> offset_runs(const std::vector<HistoryPoint>& ow
 std::optional<DeviceOffset> device_offset(const std::vector<const HistoryPoint*>& runs, const BaselineCase& baseline,
                                           const std::string& metric, const std::string& device);
 
-// Of the devices (GPUs by uuid, else hosts) whose gated runs of `baseline`'s case `runs` holds
-// (one case's history, any order), other than the baseline's own: how many there are, and how
-// many of them kOffsetRuns runs at its kernel source and their newest driver have placed. What
-// `baseline show --history` says of each case.
-struct PlacedDevices {
-  int seen = 0;
-  int placed = 0;
-};
-PlacedDevices placed_devices(const std::vector<HistoryPoint>& runs, const BaselineCase& baseline);
-
 }  // namespace perfgate
