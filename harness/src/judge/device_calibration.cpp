@@ -77,8 +77,8 @@ CaseCalibration case_calibration(const std::vector<HistoryPoint>& runs, const Ba
     }
     d.why = "the baseline's runs measured " + self;
     // One period of a host whose cores keep the time: its level is the baseline's, how far it moves
-    // between periods is not measured yet (judge/judge_case.cpp, one_period).
-    if (host_clocked && baseline.periods <= 1 && d.runs < kHistoryNoiseRuns)
+    // between periods is not measured yet.
+    if (host_clocked && periods_unmeasured(baseline, d.runs))
       d.why += fmt::format(
           ", in one period: {} more of its gated runs in the history (or a baseline merged "
           "with another period's) measure how far its periods move",

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "judge/history_noise.h"
 #include "stats/metric_samples.h"
 #include "stats/student_t.h"
 #include "stats/summary.h"
@@ -63,6 +64,10 @@ std::optional<DeviceOffset> device_offset(const std::vector<const HistoryPoint*>
                       "(offset known to ±{:.2g}%, 95%)",
                       device, o.runs, 100 * (o.ratio - 1), o.bound_pct);
   return o;
+}
+
+bool periods_unmeasured(const BaselineCase& baseline, int host_runs_in_history) {
+  return baseline.periods <= 1 && host_runs_in_history < kHistoryNoiseRuns;
 }
 
 }  // namespace perfgate

@@ -39,6 +39,12 @@ inline constexpr double kHostsOfClassBoundPct = 50;
 // How far a shared host's level moves between periods: calibrated CPU cases moved up to 36.9%
 // against their reference over 45 minutes on the 2-vCPU VMs, llvmpipe's up to 47%.
 inline constexpr double kPeriodsOfHostBoundPct = 50;
+
+// Whether a baseline of a host whose cores keep the time (a CPU, llvmpipe) has measured how far
+// that host's level moves between periods: not while it is one proposal's (one period) and fewer
+// than kHistoryNoiseRuns of the host's gated runs are in the history. Until then a check there is
+// judged within kPeriodsOfHostBoundPct (judge_case's one period), and the dashboard says so.
+bool periods_unmeasured(const BaselineCase& baseline, int host_runs_in_history);
 // Gated runs of a device at the baseline's kernel source that place its level: a proposal's five,
 // so an offset rests on as many runs as the baseline it moves (docs/measuring.md says why five
 // are enough for a DRAM-sized case on a GPU: the offset is then known to a third of its noise).

@@ -122,8 +122,8 @@ Level placed_level(const BaselineCase& baseline, const Origin& origin, const std
 // one H200 after its own proposal 1 of 858 whole-suite A/A case checks moved past its allowance
 // (docs/performance.md).
 std::optional<Level> one_period(const BaselineCase& baseline, bool gpu_clock, const HistoryNoise* history) {
-  if (gpu_clock || baseline.periods > 1 || (history && history->runs >= kHistoryNoiseRuns)) return std::nullopt;
   const int runs = history ? history->runs : 0;
+  if (gpu_clock || !periods_unmeasured(baseline, runs)) return std::nullopt;
   Level level;
   level.bound_pct = kPeriodsOfHostBoundPct;
   level.named_as = "one period";
