@@ -28,7 +28,7 @@ grep -q '^ *propose_max_allowed_pct: 100000' "$U/thresholds/default.yaml" ||
 cat >"$U/thresholds/zz_hints.yaml" <<'YAML'
 overrides:
   - match: {case: "copy/cpu/*"}
-    sampling: {min_samples: 10, min_time_s: 0.1, timeout_s: 5, warmup_s: 0.05}
+    sampling: {min_samples: 10, max_samples: 20, min_time_s: 0.1, timeout_s: 5, warmup_s: 0.05}
 YAML
 ln -s "$(cd "$(dirname "$PERFGATE")" && pwd)/$(basename "$PERFGATE")" "$U/work/bin/my_perfgate"
 export HOME="$U/home"
