@@ -22,13 +22,6 @@ seed_peaks "$tmp/cache"
 case_id="copy/cpu/n=1048576"
 opts=(--cache-dir "$tmp/cache")
 
-for tool in cmake ninja "${CXX:-c++}"; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: no $tool to build the slowed copy with"
-    exit 77
-  fi
-done
-
 expect() {  # expect CODE PATTERN LABEL -- command...
   local want=$1 pattern=$2 label=$3 out rc
   shift 4
@@ -43,16 +36,9 @@ expect() {  # expect CODE PATTERN LABEL -- command...
   fi
 }
 
-# The slowed copy, built like this build (same Vulkan option) and kept in the build folder;
-# where ccache is installed both compile through it (PERFGATE_CCACHE), so only the patched
-# kernel compiles anew (on a fresh 2-core machine without it, the copy's build was most of
-# this test's 263 s).
-vulkan=$(sed -n 's/^PERFGATE_VULKAN:BOOL=//p' "$PERFGATE_BUILD_DIR/CMakeCache.txt")
-slowed_dir="$PERFGATE_BUILD_DIR/ab-gate-slowed"
-start=$(date +%s)
-slowed=$(PERFGATE_SOURCE_DIR="$PERFGATE_SOURCE_DIR" CMAKE_ARGS="-DPERFGATE_VULKAN=${vulkan:-ON}" \
-  bash "$PERFGATE_SOURCE_DIR/tests/study/build_slowed.sh" copy/cpu 100 "$slowed_dir" | tail -1)
-echo "slowed build: $slowed ($(($(date +%s) - start)) s)"
+# The slowed copy (tests/e2e/ab_slowed.bash): built by e2e/ab_gate_setup, brought up to date here.
+source "$(dirname "$0")/ab_slowed.bash"
+slowed_build
 
 # A/A: the same binary on both sides.
 expect 0 "A/B" "A/A" -- env PERFGATE_BASE="$PERFGATE" "$PERFGATE" check "$case_id" "${opts[@]}" --json "$tmp/aa.json"

@@ -8,7 +8,7 @@ source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 
-propose "$WORK/c.yaml" 65536 || exit 1
+fixture_candidate copy-65536 "$WORK/c.yaml" || exit 1
 before=$(snapshot)
 
 expect 2 "by" -- "$PERFGATE" baseline approve "$WORK/c.yaml" --reason "no name" --yes --baselines "$BASELINES"
@@ -50,7 +50,7 @@ expect 0 "copy/cpu/n=65536: (pass|improved|inconclusive|regressed)" -- bash -c \
   "$PERFGATE" "$BASELINES" "$WORK/cache"
 
 # A second case, accepted from "another machine" with a reason, lands in the candidate's folder.
-propose "$WORK/d.yaml" 131072 || exit 1
+fixture_candidate copy-131072 "$WORK/d.yaml" || exit 1
 expect 0 "approved 1 cases" -- approve "$WORK/d.yaml" bob "moved runner" --machine-id other-machine \
   --machine-mismatch-ok "same hardware, renamed host"
 grep -q "copy/cpu/n=131072" "$file" || fail "the accepted case is not in $file"

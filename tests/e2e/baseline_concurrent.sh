@@ -9,7 +9,7 @@ source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 
-propose "$WORK/a.yaml" 65536 && propose "$WORK/b.yaml" 131072 || exit 1
+fixture_candidate copy-65536 "$WORK/a.yaml" && fixture_candidate copy-131072 "$WORK/b.yaml" || exit 1
 
 # Each holds the lock for about 1.5 s, so the two overlap.
 export PERFGATE_TEST_APPROVE_DELAY_MS=1500

@@ -12,13 +12,9 @@ seed_peaks "$WORK/cache"
 
 # The old state: copy and triad each approved once. The new candidate changes both kernels, so
 # a kill between its two writes leaves one file new and one old, each whole.
-"$PERFGATE" baseline propose --runs 2 --quiet --out "$WORK/old.yaml" --baselines "$BASELINES" --backend cpu \
-  --cache-dir "$WORK/cache" --thresholds "$PROPOSE_THRESHOLDS" --kernel copy --axis n=65536 >"$WORK/old.log" 2>&1 ||
-  { cat "$WORK/old.log"; fail "propose old copy"; exit 1; }
+fixture_candidate copy-65536 "$WORK/old.yaml" || { fail "propose old copy"; exit 1; }
 approve "$WORK/old.yaml" alice "old copy" >/dev/null || { fail "approve old copy"; exit 1; }
-"$PERFGATE" baseline propose copy triad --runs 2 --quiet --out "$WORK/new.yaml" --baselines "$BASELINES" --backend cpu \
-  --cache-dir "$WORK/cache" --thresholds "$PROPOSE_THRESHOLDS" --axis n=65536 >"$WORK/new.log" 2>&1 ||
-  { cat "$WORK/new.log"; fail "propose new"; exit 1; }
+fixture_candidate copy-triad "$WORK/new.yaml" || { fail "propose new"; exit 1; }
 cp "$BASELINES/$MACHINE/copy.yaml" "$WORK/old-copy.yaml"
 cp "$BASELINES/$MACHINE/APPROVALS.log" "$WORK/old-log"
 old_copy=$(sha256sum <"$WORK/old-copy.yaml")

@@ -7,7 +7,7 @@ source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 
-propose "$WORK/morning.yaml" 65536 131072 && propose "$WORK/evening.yaml" 65536 131072 || fail "proposing"
+fixture_candidate copy-both "$WORK/morning.yaml" && fixture_candidate copy-both-2 "$WORK/evening.yaml" || fail "proposing"
 before=$(snapshot)
 expect 0 "candidate: $WORK/day.yaml \(4 runs from 2 candidates\)" -- "$PERFGATE" baseline merge \
   "$WORK/morning.yaml" "$WORK/evening.yaml" --out "$WORK/day.yaml" --baselines "$BASELINES" \
@@ -31,7 +31,7 @@ expect 0 "copy/cpu/n=65536 +4 x [0-9]+ .* two periods pooled" -- "$PERFGATE" bas
 after=$(snapshot)
 
 # Refused, nothing written: other cases, an edited candidate, one file, --out inside baselines/.
-propose "$WORK/other.yaml" 65536 || fail "proposing"
+fixture_candidate copy-65536 "$WORK/other.yaml" || fail "proposing"
 expect 2 "they hold 2 and 1 cases" -- "$PERFGATE" baseline merge "$WORK/morning.yaml" "$WORK/other.yaml" \
   --out "$WORK/no.yaml" --baselines "$BASELINES"
 sed -E '0,/- \[[0-9]/s/- \[([0-9])/- [9\1/' "$WORK/evening.yaml" >"$WORK/edited.yaml"

@@ -9,7 +9,7 @@ source "$(dirname "$0")/../store/e2e_lib.bash"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 
-propose "$WORK/a.yaml" 65536 && propose "$WORK/b.yaml" 65536 || fail "proposing"
+fixture_candidate copy-65536 "$WORK/a.yaml" && fixture_candidate copy-65536-2 "$WORK/b.yaml" || fail "proposing"
 before=$(snapshot)
 merge() { "$PERFGATE" baseline merge "$@" --out "$WORK/m.yaml" --baselines "$BASELINES" --thresholds "$PROPOSE_THRESHOLDS"; }
 

@@ -7,7 +7,7 @@ source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 
 # An approved baseline to diff against, then a snapshot of the folder.
-propose "$WORK/first.yaml" 65536 && approve "$WORK/first.yaml" e2e "seed baseline" >/dev/null ||
+fixture_candidate copy-65536 "$WORK/first.yaml" && approve "$WORK/first.yaml" e2e "seed baseline" >/dev/null ||
   fail "seeding a baseline"
 before=$(snapshot)
 [ -n "$before" ] || fail "the seed approval wrote nothing"

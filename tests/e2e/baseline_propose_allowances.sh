@@ -12,7 +12,8 @@ source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$WORK/cache"
 SELECT=(--kernel copy --kernel triad --backend cpu --cache-dir "$WORK/cache")
 
-propose "$WORK/a.yaml" 65536 && propose "$WORK/b.yaml" 65536 || { fail "proposing"; exit 1; }
+# Two proposals of copy and triad n=65536 (the fixture's, with what each printed).
+fixture_candidate copy-triad "$WORK/a.yaml" && fixture_candidate copy-triad-2 "$WORK/b.yaml" || { fail "proposing"; exit 1; }
 # stated LOG CASE: the allowance LOG states for CASE ("855% noise"), from the lines before "candidate:".
 stated() { sed -n '/^candidate:/q;p' "$1" | sed -n "s|^  $2: catches >= \(.*\), bound .*|\1|p;s|^  $2: catches >= \([^,]*\)$|\1|p"; }
 for log in "$WORK/a.yaml.propose.log"; do

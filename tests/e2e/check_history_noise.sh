@@ -11,7 +11,11 @@ rm -rf "$tmp" && mkdir -p "$tmp"
 source "$(dirname "$0")/../measure/e2e_peaks.bash"
 seed_peaks "$tmp/cache"
 case_id="copy/cpu/n=1048576"
-opts=(--baselines "$tmp/baselines" --cache-dir "$tmp/cache")
+# The shipped thresholds, measured briefly (tests/measure/e2e_sampling.bash): what is asserted is
+# which spread judges the check, not the measurement's precision.
+source "$(dirname "$0")/../measure/e2e_sampling.bash"
+brief_sampling "$tmp/thresholds"
+opts=(--baselines "$tmp/baselines" --cache-dir "$tmp/cache" --thresholds "$tmp/thresholds")
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A proposal is accepted while its runs' sigma allows at most propose_max_allowed_pct (100%);

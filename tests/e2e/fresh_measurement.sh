@@ -2,6 +2,8 @@
 # `perfgate measure CASE --json FILE` (hidden): the fresh process that confirms a regression.
 # It writes exactly one case, measured and not judged, with its samples; a case id this binary
 # does not have is an error naming it, and nothing is written.
+# Runs beside other tests: it judges nothing; what it asserts of the samples (5 or more, each
+# positive) and of the correctness check a neighbour's load cannot change.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

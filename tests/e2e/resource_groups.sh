@@ -7,6 +7,9 @@
 # llvmpipe: those tests run alone), never two on one slot, and each on the device its slot names;
 # the Test.xml ctest keeps (-T Test) records the same slot for each test as its results file.
 # Without a spec, a Vulkan check waits for the lock of its device.
+# Runs beside other tests: it judges nothing (an empty baselines folder: each perf test checks
+# and skips), and what it asserts is how ctest and the device lock schedule the checks (from
+# ctest's own log and the results files), which a neighbour's load only slows.
 set -euo pipefail
 : "${PERFGATE:?}" "${PERFGATE_SOURCE_DIR:?}" "${PERFGATE_BUILD_DIR:?}" "${PERFGATE_E2E_TMP:?}"
 tmp="$PERFGATE_E2E_TMP"

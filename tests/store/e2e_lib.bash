@@ -53,6 +53,36 @@ propose() {
     { cat "$out.propose.log" >&2; fail "propose $out"; return 1; }
 }
 
+# The candidates the baseline tests start from, proposed once per ctest run by e2e/candidates_setup
+# (the CTest fixture e2e_candidates, into PERFGATE_E2E_CANDIDATES), where each test proposed its
+# own: copy n=65536 (two periods: copy-65536, copy-65536-2), copy n=131072, copy n=65536 and
+# 131072 in one candidate (copy-both, copy-both-2), copy and triad n=65536 (copy-triad,
+# copy-triad-2). A test copies one before it edits, approves or merges it. What the tests assert
+# of a proposal's own output (its candidate line, its refusals) they still propose themselves.
+CANDIDATE_NAMES=(copy-65536 copy-65536-2 copy-131072 copy-both copy-both-2 copy-triad copy-triad-2)
+# make_candidate NAME FILE: the candidate NAME proposed into FILE, its output in FILE.propose.log.
+make_candidate() {
+  local SELECT=("${SELECT[@]}")
+  case $1 in
+    copy-65536 | copy-65536-2) propose "$2" 65536 ;;
+    copy-131072) propose "$2" 131072 ;;
+    copy-both | copy-both-2) propose "$2" 65536 131072 ;;
+    copy-triad | copy-triad-2) SELECT+=(--kernel triad) && propose "$2" 65536 ;;
+    *) fail "no candidate named $1" && return 1 ;;
+  esac
+}
+# fixture_candidate NAME FILE: the fixture's candidate NAME (and its propose log) copied to FILE;
+# without the fixture (the script run by hand), proposed there as the fixture proposes it. A script
+# that calls fixture_candidate requires the fixture (tests/CMakeLists.txt).
+fixture_candidate() {
+  local from=${PERFGATE_E2E_CANDIDATES:-/nonexistent}/$1.yaml
+  if [ -s "$from" ]; then
+    cp "$from" "$2" && cp "$from.propose.log" "$2.propose.log"
+  else
+    make_candidate "$1" "$2"
+  fi
+}
+
 approve() {  # approve FILE NAME REASON [more options]
   local file=$1 by=$2 reason=$3
   shift 3
