@@ -110,6 +110,23 @@ Judged judge_slower(const HistoryNoise* history, std::optional<double> floor_pct
   return {r, r.judgements.at(0)};
 }
 
+TEST(HistoryNoise, ARunOfOtherCodeIsNotNoise) {
+  // Seven runs of a host, the third by a build doing twice the work (its own kernel source): the
+  // noise is the other six's, not the step to it and back.
+  std::vector<HistoryPoint> runs = gated_runs(7, 0.05, 11);
+  runs[2].source_hash = "sha256:copy-twice";
+  runs[2].medians[metric::latency_ns] *= 2;
+  const HistoryNoise noise = history_noise(runs, history_thresholds(), "").at(kCopy);
+  EXPECT_EQ(noise.runs, 6);
+  EXPECT_LT(noise.bound_pct, 1);
+  // The newest run's code is what the series follows: once the other code is all the newer runs
+  // hold, it has too few runs to speak.
+  for (HistoryPoint& p : runs) p.source_hash = "sha256:copy-old";
+  runs.back().source_hash = "sha256:copy-new";
+  const auto later = history_noise(runs, history_thresholds(), "");
+  EXPECT_TRUE(!later.contains(kCopy) || later.at(kCopy).runs == 0);
+}
+
 TEST(HistoryNoise, ItTakesTheFloorsPlace) {
   // A class floor of 2% lets +0.3% through; the machine's own record, 0.02% over 30 runs, does
   // not, and the verdict says where its allowance came from.
