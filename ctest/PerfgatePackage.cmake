@@ -26,5 +26,5 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/perfgateConfigVersion.cm
 install(FILES "${PROJECT_BINARY_DIR}/perfgateConfig.cmake"
               "${PROJECT_BINARY_DIR}/perfgateConfigVersion.cmake"
               ctest/PerfgateKernels.cmake ctest/PerfgateShaderCompiler.cmake ctest/matrix_glslc_probe.comp ctest/bfloat16_glslc_probe.comp ctest/PerfgateTests.cmake ctest/perfgate_summary.cmake
-              ctest/perfgate_dashboard.cmake
+              ctest/perfgate_dashboard.cmake ctest/perfgate_skipped_measurements.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/perfgate)

@@ -23,11 +23,12 @@
 # The script fails (after submitting) when the build fails, a perf test fails, or CDash refuses
 # the submission, so a CI job running it gates like `ctest -L perf`.
 #
-# A machine with no approved baselines yet submits no measurements: its perf tests skip (exit
-# 77, "no baseline yet") and ctest keeps no output of a skipped test, so no <CTestMeasurement>
-# reaches CDash. A new machine class shows empty plots until a person approves its baselines
-# (`perfgate baseline propose` there, then `perfgate baseline approve`: docs/baselines.md).
+# A perf test with no approved baseline yet skips (exit 77) after a brief measurement, and ctest
+# keeps no measurement of a skipped test: its figures are added to Test.xml from its results file
+# before the submission (perfgate_skipped_measurements.cmake), so a new machine class has plots
+# before a person approves its baselines (docs/baselines.md).
 cmake_minimum_required(VERSION 3.25)
+include("${CMAKE_CURRENT_LIST_DIR}/perfgate_skipped_measurements.cmake")
 
 if(NOT DEFINED MODEL)
   set(MODEL Experimental)
@@ -106,6 +107,7 @@ if(RESOURCE_SPEC_FILE)
 endif()
 if(configure_rc EQUAL 0 AND build_rc EQUAL 0)
   ctest_test(${test_args})
+  perfgate_add_skipped_measurements("${CTEST_BINARY_DIRECTORY}")
 endif()
 ctest_submit(RETRY_COUNT 3 RETRY_DELAY 5 RETURN_VALUE submit_rc)
 

@@ -3,7 +3,8 @@
 # builds a project using the installed perfgate package (a copy of tests/consumer), runs its CPU
 # perf test and submits to a local CDash stand-in (tests/ctest/cdash_receiver.py on loopback, answering
 # like submit.php). The received Test.xml must carry the perf test with perfgate's metrics as
-# numeric measurements, under the machine id as the build name.
+# numeric measurements, under the machine id as the build name, and so must the perf test with
+# no baseline yet, which ctest counts as skipped.
 # Runs beside other tests: the perf test's verdict is not its subject (a failed one is submitted and
 # allowed), and its proposal's thresholds allow any spread.
 set -euo pipefail
@@ -97,6 +98,17 @@ for name in ("latency_ns", "bandwidth_gbps", "host_latency_ns"):
     assert float(m.findtext("Value")) > 0, (name, m.findtext("Value"))
 print(f"Test.xml of build {machine}: {case} with {len(measured)} measurements, "
       f"latency_ns {float(measured['latency_ns'].findtext('Value')):.0f}")
+# The case with no baseline yet: skipped by ctest, its brief measurement's figures still there.
+skipped = "scale/cpu/n=65536,factor=3"
+assert skipped in tests, sorted(tests)
+assert tests[skipped].get("Status") == "notrun", tests[skipped].get("Status")
+figures = {m.get("name"): m for m in tests[skipped].iter("NamedMeasurement")}
+for name in ("latency_ns", "bandwidth_gbps"):
+    m = figures.get(name)
+    assert m is not None, (skipped, name, sorted(figures))
+    assert m.get("type") == "numeric/double" and float(m.findtext("Value")) > 0, (name, m.findtext("Value"))
+assert "SKIP_RETURN_CODE=77" in [m.findtext("Value") for m in figures.values()], sorted(figures)
+print(f"{skipped} (skipped, no baseline): latency_ns {float(figures['latency_ns'].findtext('Value')):.0f}")
 PY
 
 # Bad input: no URL is an error that names the option.
