@@ -55,9 +55,9 @@ TEST(Resolution, RunLineNamesWhoseBaselinesItWasJudgedAgainst) {
                         "own runs in the history placed"),
             std::string::npos)
       << placed;
-  // A bound widens what the case catches: 7% allowed past a 50% bound catches 60.5%.
+  // A bound widens what the case catches: 7% allowed with a 50% bound, in quadrature, 50.8%.
   run.cases[2].judgements[0].level_bound_pct = 50;
-  EXPECT_EQ(case_resolution(run.cases[2]), "60% noise");
+  EXPECT_EQ(case_resolution(run.cases[2]), "51% noise");
   run.cases[0].baseline_origin = run.cases[1].baseline_origin = run.cases[2].baseline_origin = "";
   EXPECT_EQ(run_resolution(run).find("judged against baselines from"), std::string::npos);
 }

@@ -5,8 +5,10 @@
 // written to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
+#include "core/resolution.h"
 #include "judge/candidate_merge.h"
 #include "judge/device_level.h"
 #include "judge/gpu_judge_fixture.h"
@@ -121,6 +123,38 @@ TEST(Periods, A2xSlowdownPastTheBoundFailsOnAOnePeriodBaseline) {
   judge_against(inside, period_baseline(rng, 1), gpu_testing::runs_only(), period_host());
   EXPECT_EQ(inside.verdict, Verdict::inconclusive) << inside.message;
   EXPECT_TRUE(inside.judgements.at(0).named);
+}
+
+// The bound and the case's own allowance are combined in quadrature (log terms), not
+// multiplied: a one-period baseline whose runs scatter as llvmpipe's copy n=2^20 did (runs 6%
+// apart, allowed about 35%) still fails a 2x slowdown, where 1.5 x 1.35 would have named it.
+TEST(Periods, A2xSlowdownFailsEvenWhereTheRunsAreNoisy) {
+  std::mt19937_64 rng(48);
+  BaselineCase noisy = period_baseline(rng, 1);
+  noisy.runs[metric::latency_ns].clear();
+  for (double level : {0.94, 0.97, 1.0, 1.03, 1.06})
+    noisy.runs[metric::latency_ns].push_back(around(rng, 10000 * level, 0.005));
+  CaseResult doubled = period_measured(rng, 20000);
+  judge_against(doubled, noisy, gpu_testing::runs_only(), period_host());
+  ASSERT_EQ(doubled.judgements.size(), 1u);
+  const Judgement& j = doubled.judgements[0];
+  EXPECT_GT(j.threshold_pct, 100 * (2 / 1.5 - 1)) << "the product would name it: " << j.reason;
+  EXPECT_EQ(doubled.verdict, Verdict::regressed) << doubled.message;
+  const double reach = level_and_noise_reach_pct(kPeriodsOfHostBoundPct, j.threshold_pct);
+  EXPECT_GE(reach, std::max(kPeriodsOfHostBoundPct, j.threshold_pct));
+  EXPECT_LT(reach, 100 * ((1 + kPeriodsOfHostBoundPct / 100) * (1 + j.threshold_pct / 100) - 1));
+  // Past the allowance but within what the two reach together: named.
+  CaseResult inside = period_measured(rng, 10000 * (1 + (reach - 5) / 100));
+  judge_against(inside, noisy, gpu_testing::runs_only(), period_host());
+  EXPECT_EQ(inside.verdict, Verdict::inconclusive) << inside.message;
+  EXPECT_TRUE(inside.judgements.at(0).named);
+}
+
+TEST(Periods, TheReachIsNeverBelowEitherPart) {
+  EXPECT_DOUBLE_EQ(level_and_noise_reach_pct(0, 12), 12);
+  EXPECT_DOUBLE_EQ(level_and_noise_reach_pct(50, 0), 50);
+  EXPECT_NEAR(level_and_noise_reach_pct(50, 45), 73.3, 0.1);
+  EXPECT_NEAR(level_and_noise_reach_pct(10, 0.1), 10.0, 0.01);
 }
 
 TEST(Periods, WithinItsAllowanceAOnePeriodBaselinePasses) {

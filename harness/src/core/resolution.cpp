@@ -1,6 +1,7 @@
 #include "core/resolution.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -25,10 +26,9 @@ std::string pct_text(double pct) {
 }
 
 // The smallest change a judgement fails on: its allowance, and where its level is bounded
-// (judge/device_level.h) that allowance past the bound's far edge.
+// (judge/device_level.h) what the bound and the allowance reach together.
 double catches_pct(const Judgement& j) {
-  return j.level_bound_pct > 0 ? 100 * ((1 + j.threshold_pct / 100) * (1 + j.level_bound_pct / 100) - 1)
-                               : j.threshold_pct;
+  return j.level_bound_pct > 0 ? level_and_noise_reach_pct(j.level_bound_pct, j.threshold_pct) : j.threshold_pct;
 }
 
 // The main judgement's resolution of every case judged against a baseline.
@@ -56,6 +56,10 @@ std::string origin_meaning(const std::string& where, const std::string& level_so
 }
 
 }  // namespace
+
+double level_and_noise_reach_pct(double bound_pct, double allowance_pct) {
+  return 100 * std::expm1(std::hypot(std::log1p(bound_pct / 100), std::log1p(allowance_pct / 100)));
+}
 
 std::string resolution_text(double allowed_pct, const std::string& source) {
   return pct_text(allowed_pct) + " " + source;

@@ -7,6 +7,17 @@
 
 namespace perfgate {
 
+// How far identical code may read from the level judged against, %, where that level may lie
+// within bound_pct of this device's and its runs scatter within allowance_pct: the two combined
+// in quadrature, in log terms (a ratio of 1.5 and one of 1.45 reach 1.73, not their product
+// 2.18). Each is a move identical code reaches only at its extreme (the bound, how far devices'
+// or periods' whole checks were seen to move, their own runs' noise in them; the allowance,
+// noise_factor x an upper bound of sigma), and two independent sources reach their extremes
+// together more rarely than either; it is never below the larger of the two. docs/measuring.md
+// ("A device's level") gives the detection study this rests on. A judgement with a bound
+// (judge/verdict.h) fails on a change past it, so that is its resolution.
+double level_and_noise_reach_pct(double bound_pct, double allowance_pct);
+
 // "2.0% floor", "16% unstable": an allowance and where it comes from.
 std::string resolution_text(double allowed_pct, const std::string& source);
 // The same for a judgement; empty for one without a relative allowance.

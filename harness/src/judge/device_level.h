@@ -34,7 +34,8 @@ namespace perfgate {
 inline constexpr double kDevicesOfModelBoundPct = 10;
 // How far hosts of one CPU class have been seen to differ: two 2-vCPU VMs of one class measured
 // reduce n=2^25 39% apart, and llvmpipe on VMs of one class moved up to 47%; 50% holds every
-// such move, and a 2x slowdown (+100%) still lies past it for any case allowed under 33%.
+// such move, and a 2x slowdown (+100%) still lies past it and the case's allowance together
+// (core/resolution.h: in quadrature) for any case allowed under 75%.
 inline constexpr double kHostsOfClassBoundPct = 50;
 // How far a shared host's level moves between periods: calibrated CPU cases moved up to 36.9%
 // against their reference over 45 minutes on the 2-vCPU VMs, llvmpipe's up to 47%.

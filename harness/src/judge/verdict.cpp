@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/resolution.h"
 #include "core/units.h"
 #include "judge/device_spread.h"
 #include "judge/load_allowance.h"
@@ -268,8 +269,6 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   // change is read at the edges of that bound: `near` is what it is at the least, `far` at the most.
   const double bound = 1 + level.bound_pct / 100, ratio = 1 + j.change_pct / 100;
   const double near_pct = 100 * (ratio / bound - 1), far_pct = 100 * (ratio * bound - 1);
-  // The change at the edge of the bound nearest no change: what this device moved at the least.
-  const double least_pct = j.change_pct >= 0 ? std::max(near_pct, 0.0) : std::min(far_pct, 0.0);
   const bool within_allowance = level.bound_pct == 0 || level.passes_within
                                     ? std::abs(j.change_pct) <= j.threshold_pct
                                     : far_pct <= j.threshold_pct && near_pct >= -j.threshold_pct;
@@ -304,13 +303,17 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     return j;
   }
 
-  // Within the bound of a level nothing placed: the change may be this device's or host's own
-  // level, so it is named, never called a regression (nor, but for one period, a pass).
-  if (level.bound_pct > 0 && std::abs(least_pct) <= j.threshold_pct) {
+  // Within what the level and the noise reach together: the change may be this device's or
+  // host's own level, so it is named, never called a regression (nor, but for one period, a pass).
+  const double reach_pct = level_and_noise_reach_pct(level.bound_pct, j.threshold_pct);
+  if (level.bound_pct > 0 && std::abs(std::log(ratio)) <= std::log1p(reach_pct / 100)) {
     j.verdict = Verdict::inconclusive;
     j.named = true;
     j.threshold_source = level.named_as;
-    j.reason = medians + detail + printf_string(", not judged within %.2g%% of it: ", level.bound_pct) + level.why;
+    j.reason = medians + detail +
+               printf_string(", not judged within %.2g%% (", reach_pct) +
+               printf_string("its level's %.2g%% and its allowance together): ", level.bound_pct) +
+               level.why;
     return j;
   }
 
@@ -330,7 +333,7 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   const bool rank_agrees = j.p_value < significance;
   const std::string past = level.bound_pct > 0
                                ? printf_string(", past the %.2g%% ", level.bound_pct) + "its level may lie (" + level.why +
-                                     ")"
+                                     printf_string(") and its allowance together (%.2g%%)", reach_pct)
                                : "";
   if (rank_agrees && ci_agrees) {
     j.verdict = worse ? Verdict::regressed : Verdict::improved;
