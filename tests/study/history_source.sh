@@ -8,6 +8,7 @@
 # own. HOST, where given, is the host the checks say they run on (PERFGATE_HOST_ID): another
 # host of the class than the one that proposed, whose level its own runs in the history place.
 # Results in OUTDIR (steps.txt says what each step gave; tests/study/level_counts.py counts).
+# PROPOSE_ARGS: more options for the proposal (e.g. "--runs 10": a finer baseline).
 # Every command is given this project's thresholds folder: a slowed build (build_slowed.sh)
 # carried to another machine would look for its own source tree's.
 #
@@ -24,7 +25,8 @@ b="$out/baselines" h="$out/hist" th="$PWD/thresholds"
 log() { echo "$(date +%T) $*" | tee -a "$out/steps.txt"; }
 with_host() { if [ -n "$host" ]; then PERFGATE_HOST_ID=$host "$@"; else "$@"; fi; }
 t0=$(date +%s)
-build/perfgate baseline propose "$cases" --backend "$backend" --baselines "$b" --thresholds "$th" --out "$out/candidate.yaml" > "$out/propose.txt" 2>&1
+# shellcheck disable=SC2086
+build/perfgate baseline propose "$cases" --backend "$backend" --baselines "$b" --thresholds "$th" ${PROPOSE_ARGS:-} --out "$out/candidate.yaml" > "$out/propose.txt" 2>&1
 build/perfgate baseline approve "$out/candidate.yaml" --baselines "$b" --by study --reason first-contact --yes >> "$out/propose.txt" 2>&1
 log "proposed and approved in $(($(date +%s) - t0)) s"
 mkdir -p "$h"
