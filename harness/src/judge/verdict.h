@@ -72,12 +72,13 @@ std::optional<CaseNoise> latency_noise(const std::map<std::string, std::vector<s
 // `level`: where the level judged against came from and how far this device's own level may lie
 // from it (judge/device_level.h). With a bound, the change c is read as lying anywhere within it:
 // pass only where even its far edge stays within the allowance (or, for one period, where c
-// itself does); regressed only where it lies past what the bound and the allowance reach together
-// (level_and_noise_reach_pct, core/resolution.h) and is significant against the bound's edge; between the two the
-// change is named (inconclusive, `named`, source level.named_as): it may be that device's or
-// host's own level. Without a bound, the rule above. `spread`: the spread this calibrated check's rounds showed (stats/check_spread.h); where
-// the metric has a load_factor the allowance follows it (judge/load_allowance.h), and a change
-// past what the load called for is judged, too busy or not.
+// itself does); regressed only where it lies past what the bound and the allowance reach
+// together (level_and_noise_reach_pct, core/resolution.h) and is significant against the bound's
+// edge; between the two the change is named (inconclusive, `named`, source level.named_as): it
+// may be that device's or host's own level. Without a bound, the rule above. `spread`: the
+// spread this calibrated check's rounds showed (stats/check_spread.h); where the metric has a
+// load_factor the allowance follows it (judge/load_allowance.h), and a change past what the
+// load called for is judged, too busy or not.
 Judgement judge_metric(std::string metric, std::span<const double> current,
                        const std::vector<std::vector<double>>& baseline_runs,
                        const MetricThreshold& threshold, double significance, double noise_factor,
