@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <initializer_list>
 #include <random>
 
 #include "core/resolution.h"
@@ -36,6 +38,14 @@ BaselineCase period_baseline(std::mt19937_64& rng, int periods, const std::strin
   b.fingerprint.machine_id = "cpu-amd-epyc-2t";
   b.fingerprint.host_id = "h1";
   for (int r = 0; r < 5; ++r) b.runs[metric::latency_ns].push_back(around(rng, 10000, 0.005));
+  return b;
+}
+
+// One period's baseline whose five runs sit at these levels of 10 us.
+BaselineCase scattered_baseline(std::mt19937_64& rng, std::initializer_list<double> levels) {
+  BaselineCase b = period_baseline(rng, 1);
+  b.runs[metric::latency_ns].clear();
+  for (double level : levels) b.runs[metric::latency_ns].push_back(around(rng, 10000 * level, 0.005));
   return b;
 }
 
@@ -130,10 +140,7 @@ TEST(Periods, A2xSlowdownPastTheBoundFailsOnAOnePeriodBaseline) {
 // apart, allowed about 35%) still fails a 2x slowdown, where 1.5 x 1.35 would have named it.
 TEST(Periods, A2xSlowdownFailsEvenWhereTheRunsAreNoisy) {
   std::mt19937_64 rng(48);
-  BaselineCase noisy = period_baseline(rng, 1);
-  noisy.runs[metric::latency_ns].clear();
-  for (double level : {0.94, 0.97, 1.0, 1.03, 1.06})
-    noisy.runs[metric::latency_ns].push_back(around(rng, 10000 * level, 0.005));
+  const BaselineCase noisy = scattered_baseline(rng, {0.94, 0.97, 1.0, 1.03, 1.06});
   CaseResult doubled = period_measured(rng, 20000);
   judge_against(doubled, noisy, gpu_testing::runs_only(), period_host());
   ASSERT_EQ(doubled.judgements.size(), 1u);
@@ -148,6 +155,25 @@ TEST(Periods, A2xSlowdownFailsEvenWhereTheRunsAreNoisy) {
   judge_against(inside, noisy, gpu_testing::runs_only(), period_host());
   EXPECT_EQ(inside.verdict, Verdict::inconclusive) << inside.message;
   EXPECT_TRUE(inside.judgements.at(0).named);
+}
+
+// A reach of 100% or more reads as a percentage a person reads, never as "1e+02%".
+TEST(Periods, AReachPast100PercentIsPrintedWithoutAnExponent) {
+  std::mt19937_64 rng(49);
+  const BaselineCase noisy = scattered_baseline(rng, {0.6, 0.8, 1.0, 1.25, 1.6});
+  CaseResult probe = period_measured(rng, 10000);
+  judge_against(probe, noisy, gpu_testing::runs_only(), period_host());
+  ASSERT_EQ(probe.judgements.size(), 1u);
+  const double reach = level_and_noise_reach_pct(kPeriodsOfHostBoundPct, probe.judgements[0].threshold_pct);
+  ASSERT_GE(reach, 100) << probe.judgements[0].reason;
+  CaseResult inside = period_measured(rng, 10000 * (1 + (reach - 5) / 100));
+  judge_against(inside, noisy, gpu_testing::runs_only(), period_host());
+  ASSERT_TRUE(inside.judgements.at(0).named) << inside.message;
+  const std::string& reason = inside.judgements[0].reason;
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "not judged within %.0f%% (its level's 50%%", reach);
+  EXPECT_NE(reason.find(expected), std::string::npos) << reason;
+  EXPECT_EQ(reason.find("e+0"), std::string::npos) << reason;
 }
 
 TEST(Periods, TheReachIsNeverBelowEitherPart) {

@@ -27,6 +27,9 @@ std::string printf_string(const char* format, double value) {
 
 std::string format_pct(double pct) { return printf_string("%.1f%%", pct); }
 
+// Two significant digits, never an exponent: "0.38%", "6.5%", "100%" (not "1e+02%").
+std::string pct_text(double pct) { return printf_string(std::abs(pct) >= 10 ? "%.0f%%" : "%.2g%%", pct); }
+
 // FNV-1a over the values' bit patterns: a seed that is a function of the data alone.
 std::uint64_t seed_from(std::span<const double> a, std::span<const double> b) {
   std::uint64_t hash = 14695981039346656037ull;
@@ -68,7 +71,6 @@ Allowance allowed_regression(const RunNoise& noise, const MetricThreshold& thres
   // The sigma an allowance rests on is the upper bound of what the runs measured (a few runs can
   // agree by luck), so the allowance says how many runs it came from and that more tighten it.
   const double from_noise = noise_factor * noise.sigma_bound_pct;
-  auto pct_text = [](double pct) { return printf_string(pct >= 10 ? "%.0f%%" : "%.2g%%", pct); };
   std::string sigma;
   if (noise.counted_runs < 2) {
     sigma = "one baseline run: no run-to-run noise known";
@@ -275,8 +277,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   if (within_allowance) {
     j.reason = medians + detail;
     if (level.bound_pct > 0 && !level.passes_within)
-      j.reason += printf_string(", within it wherever this device sits in the %.2g%% ", level.bound_pct) +
-                  "its level may lie from the baseline's";
+      j.reason += ", within it wherever this device sits in the " + pct_text(level.bound_pct) +
+                  " its level may lie from the baseline's";
     return j;
   }
   const double absolute_change = std::abs(j.current_median - j.baseline_median);
@@ -311,8 +313,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
     j.named = true;
     j.threshold_source = level.named_as;
     j.reason = medians + detail +
-               printf_string(", not judged within %.2g%% (", reach_pct) +
-               printf_string("its level's %.2g%% and its allowance together): ", level.bound_pct) +
+               ", not judged within " + pct_text(reach_pct) + " (its level's " + pct_text(level.bound_pct) +
+               " and its allowance together): " +
                level.why;
     return j;
   }
@@ -332,8 +334,8 @@ Judgement judge_metric(std::string metric, std::span<const double> current,
   }
   const bool rank_agrees = j.p_value < significance;
   const std::string past = level.bound_pct > 0
-                               ? printf_string(", past the %.2g%% ", level.bound_pct) + "its level may lie (" + level.why +
-                                     printf_string(") and its allowance together (%.2g%%)", reach_pct)
+                               ? ", past the " + pct_text(level.bound_pct) + " its level may lie (" + level.why +
+                                     ") and its allowance together (" + pct_text(reach_pct) + ")"
                                : "";
   if (rank_agrees && ci_agrees) {
     j.verdict = worse ? Verdict::regressed : Verdict::improved;
