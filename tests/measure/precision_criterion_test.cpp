@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
+
+#include "stats/sample_series.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 namespace {
@@ -71,6 +75,77 @@ TEST(MeasurePrecisionCriterion, TheVerdictRuleNeedsAKnownAllowanceAndNeverSample
   EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 90);
   settings.verdict_precision = 0;  // off
   EXPECT_DOUBLE_EQ(stopping_rule(settings).target_pct(), 1);
+}
+
+// The baseline's median known too: a check whose interval lies clear of the allowance's edges
+// by a further half-width stops at min_samples, whichever way it is decided; one near an edge
+// samples on to the precision. Samples spread over +-8% around `level` (half-width ~5% at 30).
+std::vector<double> around(double level, int n = 30) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(level * (1 + (i % 5 - 2) * 0.04));
+  return v;
+}
+
+TEST(MeasurePrecisionCriterion, AVerdictDecidedAwayFromTheAllowanceStopsAtTheMinimums) {
+  SamplingSettings settings;  // 10 to 200 samples, 0.3 s, 20 s, 1%
+  settings.verdict_precision = 0.1;
+  settings.verdict_allowance_pct = 20;  // target 2%: the +-8% spread alone never stops it
+  settings.verdict_baseline_median = 100;
+  const double half = median_relative_precision(around(100));
+  ASSERT_GT(half, 2);
+  ASSERT_LT(half, 5.5);
+  for (double level : {100.0, 103.0, 150.0, 300.0, 70.0}) {  // within, within, past, far past, better
+    PrecisionCriterion c = stopping_rule(settings);
+    EXPECT_TRUE(c.is_finished(30, around(level), 1, 2)) << level;
+    EXPECT_TRUE(c.converged()) << level;
+    EXPECT_TRUE(c.decided()) << level;
+  }
+  // Within two half-widths of the worse edge (120) or the better one (80): not decided.
+  for (double level : {112.0, 120.0, 126.0, 85.0}) {
+    PrecisionCriterion c = stopping_rule(settings);
+    EXPECT_FALSE(c.is_finished(30, around(level), 1, 2)) << level;
+    EXPECT_FALSE(c.decided()) << level;
+  }
+  // Never before the minimums, and not without the baseline's median.
+  PrecisionCriterion early = stopping_rule(settings);
+  const auto far = around(300);
+  EXPECT_FALSE(early.is_finished(9, std::span(far).first(9), 1, 2));
+  EXPECT_FALSE(early.is_finished(30, around(300), 0.2, 2));
+  settings.verdict_baseline_median = 0;
+  PrecisionCriterion unknown = stopping_rule(settings);
+  EXPECT_FALSE(unknown.is_finished(30, around(300), 1, 2));
+  // A run's figure (median-precision) never stops on a verdict.
+  SamplingSettings figure;
+  figure.verdict_baseline_median = 100;
+  figure.verdict_allowance_pct = 20;
+  EXPECT_FALSE(PrecisionCriterion(figure).is_finished(30, around(300), 1, 2));
+}
+
+// On seeded normal samples at the worse edge (a change of exactly the allowance), the rule almost
+// never stops early on a pass: looking after every sample from 20 to 200, a median two
+// half-widths clear of the edge is a swing of ~4 standard errors.
+TEST(MeasurePrecisionCriterion, ADecidedVerdictSeldomStopsAChangeAtItsEdgeAsAPass) {
+  SamplingSettings settings;
+  settings.min_samples = 20;
+  settings.verdict_precision = 0.1;
+  settings.verdict_allowance_pct = 10;
+  settings.verdict_baseline_median = 1;
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(1.10, 0.05);  // at the edge, 5% spread
+  int early_passes = 0;
+  constexpr int kTrials = 400;
+  for (int t = 0; t < kTrials; ++t) {
+    PrecisionCriterion c = stopping_rule(settings);
+    std::vector<double> samples;
+    for (int n = 1; n <= 200; ++n) {
+      samples.push_back(noise(rng));
+      if (c.is_finished(n, samples, 1, 2)) {
+        if (c.decided() && median(samples) < 1.10) ++early_passes;
+        break;
+      }
+    }
+  }
+  EXPECT_LE(early_passes, kTrials / 100);
 }
 
 // Nothing to judge against: a few samples on one allocation, no precision loop, no calibration

@@ -18,6 +18,14 @@ struct SamplingSettings {
   // 95% CI half-width is below this fraction of that allowance. 0: off.
   double verdict_precision = 0;
   double verdict_allowance_pct = 0;
+  // The baseline's median of the series sampled (set from the baseline by a stored check, never
+  // from a file): its times relative to the calibration reference where
+  // verdict_baseline_relative, else its raw times. With it, verdict-precision also stops once the
+  // median's 95% interval lies clear of every edge of the allowance by a further half-width: a
+  // verdict more samples could move only by a swing of about four times the median's standard
+  // error (measure/precision_criterion.h). 0: unknown.
+  double verdict_baseline_median = 0;
+  bool verdict_baseline_relative = false;
   double warmup_s = 0.1;
   double batch_min_time_ms = 2;  // a sample is a batch of dispatches lasting at least this long
   int cold_samples = 5;          // 0: no cold measurement
@@ -51,6 +59,7 @@ struct SamplingSettings {
     s.min_time_s = 0;
     s.allocations = 1;
     s.verdict_allowance_pct = 0;
+    s.verdict_baseline_median = 0;
     s.calibrate = false;
     s.calibration_reference.clear();
     s.cold_samples = 0;

@@ -15,6 +15,7 @@
 #include "perfgate/metric_names.h"
 #include "stats/metric_samples.h"
 #include "stats/sample_series.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 namespace {
@@ -151,6 +152,14 @@ std::unique_ptr<CaseMeasurement> StoredSource::open(const CaseSpec& spec, std::u
     SamplingSettings& sampling = c->thresholds.sampling;
     if (c->baseline) {
       sampling.verdict_allowance_pct = least_allowance_pct(*c->baseline, c->thresholds);
+      // The median the judged series is read against: relative_latency where the check is
+      // calibrated as its baseline was, else the raw time (judge_against reads the same).
+      sampling.verdict_baseline_relative = sampling.calibrate;
+      const auto runs = c->baseline->runs.find(sampling.calibrate ? metric::relative_latency : metric::latency_ns);
+      if (runs != c->baseline->runs.end()) {
+        const std::vector<double> all = pooled(runs->second);
+        if (!all.empty()) sampling.verdict_baseline_median = median(all);
+      }
     } else {
       sampling = sampling.short_look();
       c->short_look = true;

@@ -19,6 +19,14 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The settings the stopping rule reads: the baseline's median only where it is of the series
+// sampled (relative to a reference, or raw times), so a verdict is never read off another one.
+SamplingSettings baseline_for(const SamplingSettings& options, bool relative) {
+  SamplingSettings rule = options;
+  if (rule.verdict_baseline_relative != relative) rule.verdict_baseline_median = 0;
+  return rule;
+}
+
 }  // namespace
 
 Samples pool(const std::vector<Samples>& allocations) {
@@ -113,7 +121,7 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
   constexpr int kMaxRestarts = 2;
   for (int restarts = 0;; ++restarts) {
     const auto sampling_start = Clock::now();
-    PrecisionCriterion criterion = stopping_rule(options);
+    PrecisionCriterion criterion = stopping_rule(baseline_for(options, reference != nullptr));
     for (;;) {
       // A calibrated round: the reference's batch right before the case's, so both see the
       // same moment of the machine.
