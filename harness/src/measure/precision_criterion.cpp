@@ -20,13 +20,13 @@ bool PrecisionCriterion::is_finished(int samples, std::span<const double> series
   return converged_;
 }
 
-bool PrecisionCriterion::verdict_decided(double median, double precision_pct) const {
+bool PrecisionCriterion::verdict_decided(double series_median, double precision_pct) const {
   const double baseline = settings_.verdict_baseline_median, allowance = settings_.verdict_allowance_pct;
   if (settings_.verdict_precision <= 0 || allowance <= 0 || baseline <= 0 || !std::isfinite(precision_pct))
     return false;
   // In units of the baseline's median: the change, the interval's half-width, and the edges of
   // the allowance (lower is better for the times sampled).
-  const double ratio = median / baseline, half = ratio * precision_pct / 100;
+  const double ratio = series_median / baseline, half = ratio * precision_pct / 100;
   const double worse_edge = 1 + allowance / 100, better_edge = 1 - allowance / 100;
   const double low = ratio - 2 * half, high = ratio + 2 * half;
   if (low >= worse_edge) return true;                                // regressed, whatever more samples say

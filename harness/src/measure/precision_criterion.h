@@ -36,7 +36,7 @@ class PrecisionCriterion {
 
  private:
   // Whether the median, known to `precision_pct`, lies clear of every edge of the allowance.
-  bool verdict_decided(double median, double precision_pct) const;
+  bool verdict_decided(double series_median, double precision_pct) const;
 
   SamplingSettings settings_;
   double target_pct_;
