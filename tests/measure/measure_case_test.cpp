@@ -10,6 +10,7 @@
 #include "measure/sampler.h"
 #include "perfgate/registry.h"
 #include "stats/run_noise.h"
+#include "stats/summary.h"
 
 namespace perfgate {
 namespace {
@@ -116,6 +117,55 @@ TEST(MeasureSampler, RestartsAfterALevelShiftAndKeepsTheSettledSamples) {
   EXPECT_GE(samples.restarts, 1);
   ASSERT_FALSE(samples.device_ns.empty());
   EXPECT_DOUBLE_EQ(*std::max_element(samples.device_ns.begin(), samples.device_ns.end()), 1e6);
+}
+
+// The machine's level steps 1.76x faster after its 50th batch, whichever case ran it; a case
+// that feels the step (a reference of the same machine does) times `ns` per dispatch after it.
+struct MachineLevel {
+  int batches = 0;
+};
+class MachineLevelCase : public PreparedCase {
+ public:
+  MachineLevelCase(MachineLevel& level, double ns, bool feels_step) : level_(level), ns_(ns), feels_(feels_step) {}
+  void upload(const Buffers&) override {}
+  void run_once() override {}
+  void download(Buffers&) override {}
+  BatchTiming time_batch(int dispatches, bool) override {
+    const double per_dispatch = ns_ * (feels_ && ++level_.batches < 50 ? 1.76 : 1.0);
+    if (!feels_) ++level_.batches;
+    return {dispatches, per_dispatch * dispatches, per_dispatch * dispatches, {per_dispatch * dispatches}};
+  }
+  std::vector<std::string> stage_names() const override { return {"case"}; }
+
+ private:
+  MachineLevel& level_;
+  double ns_;
+  bool feels_;
+};
+
+// Calibrated, the shift is looked for in the relative series the verdict reads: a step both the
+// case and its reference feel moves no ratio and keeps every sample; one only the case feels
+// starts sampling again, as uncalibrated.
+TEST(MeasureSampler, CalibratedSamplingRestartsOnlyOnAShiftOfTheRelativeTime) {
+  SamplingSettings options;
+  options.min_samples = 30;
+  options.min_time_s = 0;
+  options.warmup_s = 0;
+  options.cold_samples = 0;
+  MachineLevel shared;
+  MachineLevelCase both_case(shared, 1e6, true), both_reference(shared, 5e5, true);
+  const Samples together = sample(both_case, options, nullptr, &both_reference);
+  EXPECT_EQ(together.restarts, 0);
+  ASSERT_EQ(together.relative.size(), 30u);
+  EXPECT_GT(*std::max_element(together.device_ns.begin(), together.device_ns.end()), 1.5e6);  // the step is inside
+  EXPECT_DOUBLE_EQ(median(together.relative), 2.0);
+
+  MachineLevel own;
+  MachineLevelCase alone_case(own, 1e6, true), steady_reference(own, 5e5, false);
+  const Samples apart = sample(alone_case, options, nullptr, &steady_reference);
+  EXPECT_GE(apart.restarts, 1);
+  ASSERT_FALSE(apart.relative.empty());
+  EXPECT_DOUBLE_EQ(*std::max_element(apart.relative.begin(), apart.relative.end()), 2.0);
 }
 
 }  // namespace perfgate
