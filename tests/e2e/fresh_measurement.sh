@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `perfgate measure CASE --json FILE` (hidden): the fresh process that confirms a regression.
-# It writes exactly one case, measured and not judged, with its samples; a case id this binary
-# does not have is an error naming it, and nothing is written.
+# It writes exactly one case, measured and not judged, with its samples, also where it is told a
+# check's decided-verdict rule (--verdict-allowance, --verdict-median); a case id this binary does
+# not have, or a negative allowance, is an error naming it, and nothing is written.
 # Runs beside other tests: it judges nothing; what it asserts of the samples (5 or more, each
 # positive) and of the correctness check a neighbour's load cannot change.
 set -euo pipefail
@@ -26,6 +27,22 @@ assert "rel L2 error" in c["check"], c["check"]
 print(f"one case, {len(samples)} latency samples, {c['check']}")
 PY
 
+# Told a check's decided-verdict rule (cli/fresh_measurement.h): the same one case, unjudged.
+median=$(python3 -c 'import json, sys, statistics; print(statistics.median(json.load(open(sys.argv[1]))["cases"][0]["metrics"]["latency_ns"]["samples"]))' "$tmp/fresh.json")
+"$PERFGATE" measure "copy/cpu/n=65536" --seed 7 --alone --verdict-allowance 20 --verdict-median "$median" \
+  --cache-dir "$tmp/cache" --json "$tmp/decided.json"
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["cases"]; assert len(c) == 1 and not c[0].get("judgements"), c' \
+  "$tmp/decided.json"
+set +e
+out=$("$PERFGATE" measure "copy/cpu/n=65536" --verdict-allowance -5 --json "$tmp/negative.json" 2>&1)
+rc=$?
+set -e
+if [ "$rc" -ne 2 ] || ! grep -q -- "-5" <<<"$out" || [ -e "$tmp/negative.json" ]; then
+  echo "$out"
+  echo "FAIL: a negative --verdict-allowance exited $rc (expected 2 naming it, no file written)" >&2
+  exit 1
+fi
+
 set +e
 out=$("$PERFGATE" measure "nosuch/cpu/n=1" --json "$tmp/none.json" 2>&1)
 rc=$?
@@ -35,4 +52,4 @@ if [ "$rc" -ne 2 ] || ! grep -q "nosuch" <<<"$out" || [ -e "$tmp/none.json" ]; t
   echo "FAIL: an unknown case exited $rc (expected 2 naming it, no file written)" >&2
   exit 1
 fi
-echo "OK: measure wrote one unjudged case; an unknown case is refused"
+echo "OK: measure wrote one unjudged case, also told a decided-verdict rule; a negative allowance and an unknown case are refused"

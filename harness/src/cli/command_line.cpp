@@ -586,6 +586,14 @@ void add_measure_command(CLI::App& app, Context& context) {
                       "Calibration reference case id (the baseline's), where the case is calibrated");
   measure->add_flag("--alone", flags->alone,
                     "Time the case alone, not calibrated (its baseline was timed so)");
+  measure->add_option("--verdict-allowance", flags->verdict_allowance_pct,
+                      "The check's least allowance in %: sampling also stops once the verdict is decided")
+      ->check(CLI::NonNegativeNumber);
+  measure->add_option("--verdict-median", flags->verdict_baseline_median,
+                      "The baseline's median of the series sampled, the verdict's centre")
+      ->check(CLI::NonNegativeNumber);
+  measure->add_flag("--verdict-relative", flags->verdict_baseline_relative,
+                    "That median is of times relative to the calibration reference");
   add_cache_dir_option(*measure, flags->common);
   measure->add_option("--json", flags->common.json_file, "Write the result to FILE")->required();
   measure->callback([flags, &context] { context.exit_code = measure_main(*flags, context); });

@@ -174,7 +174,13 @@ struct MeasureFlags {
   std::string case_id;
   std::string calibration_reference;  // the reference the case's baseline was calibrated against
   bool alone = false;                 // not calibrated: its baseline was timed alone
-  CommonOptions common;               // device, seed, thresholds (sampling), cache dir, json
+  // What the check's own sampling knew of its verdict (SamplingSettings: the least allowance, the
+  // baseline's median of the series sampled): the fresh process stops on a decided verdict as
+  // the check did. 0: sampled to the thresholds' precision target.
+  double verdict_allowance_pct = 0;
+  double verdict_baseline_median = 0;
+  bool verdict_baseline_relative = false;
+  CommonOptions common;  // device, seed, thresholds (sampling), cache dir, json
 };
 int measure_main(const MeasureFlags& flags, const Context& context);
 

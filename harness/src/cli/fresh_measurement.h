@@ -6,6 +6,7 @@
 // process's lifetime (docs/performance.md, "Process-level modes").
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cli/run_flags.h"
 #include "core/sampling_settings.h"
@@ -18,6 +19,12 @@ namespace perfgate {
 // none. Uses the device, thresholds and cache folder of `flags`, timed as `sampling` says: alone
 // where it is not calibrated, else against its calibration_reference where the case's baseline
 // names one.
+// The child's command line (`perfgate measure ...`, writing `json_file`): the check's device,
+// thresholds, seed and calibration, and where the check stops on a decided verdict, what that
+// rule reads (--verdict-allowance, --verdict-median, --verdict-relative), as exact decimals.
+std::vector<std::string> fresh_process_args(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed,
+                                            const SamplingSettings& sampling, const std::string& json_file);
+
 CaseResult measure_in_fresh_process(const RunFlags& flags, const CaseSpec& spec, std::uint64_t seed,
                                     const SamplingSettings& sampling);
 

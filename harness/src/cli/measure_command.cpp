@@ -24,6 +24,9 @@ int measure_main(const MeasureFlags& flags, const Context& context) {
                                         .sampling;
   if (flags.alone) sampling.calibrate = false;
   if (sampling.calibrate) sampling.calibration_reference = flags.calibration_reference;
+  sampling.verdict_allowance_pct = flags.verdict_allowance_pct;
+  sampling.verdict_baseline_median = flags.verdict_baseline_median;
+  sampling.verdict_baseline_relative = flags.verdict_baseline_relative;
   const Peaks peaks = device_peaks(device, flags.common.cache_path()).peaks;
   RunResult run = new_run(device.fingerprint(), context.project_dir);
   run.cases.push_back(measure_case(device, spec, sampling, peaks, flags.common.input_seed()));
