@@ -119,7 +119,7 @@ Samples sample(PreparedCase& prepared, const SamplingSettings& options, const Gp
   // of times. Looked for in the series the verdict reads: where calibrated, the case's time
   // relative to its reference, so a step of the machine's level that both feel (a VM's
   // neighbour, llvmpipe's threads) is what calibration cancels, not a reason to start again;
-  // raw times stepped 5% in 18 of 39 llvmpipe checks and 14 of 38 CPU checks of one ctest run
+  // raw times stepped 5% in 18 of 37 llvmpipe checks and 14 of 38 CPU checks of one ctest run
   // (docs/performance.md, "Level shifts looked for in the judged series").
   constexpr double kShiftPct = 5;
   constexpr int kMaxRestarts = 2;
