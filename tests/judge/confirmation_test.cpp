@@ -93,6 +93,31 @@ TEST(Confirmation, AFreshMeasurementPastTheFirstsAllowanceBearsItOut) {
   EXPECT_EQ(other_metric.verdict, Verdict::pass) << "changes of two metrics do not compare";
 }
 
+// A first regression that rested on its level's bound (one period, another host: the change
+// past the bound and the allowance together) is borne out only past that reach: beside a parallel
+// build an A/A check against one period read +218% and its fresh process +9.6%, past the bare
+// allowance of 4.6%, and the check failed.
+TEST(Confirmation, PastAnUnplacedLevelAFreshMeasurementMustReachAsFar) {
+  auto bounded = [](Verdict verdict, double change_pct, double allowed_pct) {
+    CaseResult r = judged(verdict, change_pct, 1.0, allowed_pct);
+    r.judgements[0].metric = "relative_latency";
+    r.judgements[0].level_bound_pct = 50;
+    return r;
+  };
+  CaseResult within = bounded(Verdict::regressed, 218.1, 4.6);
+  apply_confirmations(within, {bounded(Verdict::pass, 9.6, 10)}, "fresh process");
+  EXPECT_EQ(within.verdict, Verdict::pass) << within.message;
+  EXPECT_NE(within.message.find("not confirmed: a fresh process gave pass (relative_latency +9.6%)"),
+            std::string::npos)
+      << within.message;
+  CaseResult past = bounded(Verdict::regressed, 218.1, 4.6);
+  apply_confirmations(past, {bounded(Verdict::inconclusive, 80.0, 30)}, "fresh process");
+  EXPECT_EQ(past.verdict, Verdict::regressed) << past.message;
+  EXPECT_NE(past.message.find("inconclusive but past the first's reach (level and allowance) 50.4%"),
+            std::string::npos)
+      << past.message;
+}
+
 // A calibrated case that regressed on its bandwidth while its relative time improved (a
 // floor): each confirmation is quoted, and weighed, by the bandwidth, the metric that was judged
 // (a line once read "confirmed by 1 fresh process (relative_latency -76.2%)").

@@ -25,12 +25,6 @@ std::string pct_text(double pct) {
   return text;
 }
 
-// The smallest change a judgement fails on: its allowance, and where its level is bounded
-// (judge/device_level.h) what the bound and the allowance reach together.
-double catches_pct(const Judgement& j) {
-  return j.level_bound_pct > 0 ? level_and_noise_reach_pct(j.level_bound_pct, j.threshold_pct) : j.threshold_pct;
-}
-
 // The main judgement's resolution of every case judged against a baseline.
 std::vector<double> judged_allowances(const RunResult& run) {
   std::vector<double> allowed;
@@ -56,6 +50,10 @@ std::string origin_meaning(const std::string& where, const std::string& level_so
 }
 
 }  // namespace
+
+double catches_pct(const Judgement& j) {
+  return j.level_bound_pct > 0 ? level_and_noise_reach_pct(j.level_bound_pct, j.threshold_pct) : j.threshold_pct;
+}
 
 double level_and_noise_reach_pct(double bound_pct, double allowance_pct) {
   return 100 * std::expm1(std::hypot(std::log1p(bound_pct / 100), std::log1p(allowance_pct / 100)));

@@ -17,6 +17,9 @@ namespace perfgate {
 // ("A device's level") gives the detection study this rests on. A judgement with a bound
 // (judge/verdict.h) fails on a change past it, so that is its resolution.
 double level_and_noise_reach_pct(double bound_pct, double allowance_pct);
+// The smallest change a judgement fails on: its allowance, and where its level is bounded
+// (judge/device_level.h) what the bound and the allowance reach together.
+double catches_pct(const Judgement& judgement);
 
 // "2.0% floor", "16% unstable": an allowance and where it comes from.
 std::string resolution_text(double allowed_pct, const std::string& source);
