@@ -28,7 +28,13 @@ constexpr std::int64_t kItems = 32;
 static_assert(kItems <= 32 && kItems % 4 == 0);
 
 constexpr std::int64_t kMaxK = 64;  // the merge pass keeps the selection in shared memory
-constexpr std::int64_t kCpuChunk = 2048;
+// The CPU's partial pass: a chunk's cost is its scan plus about k ln(chunk / k) candidates, so
+// long chunks (2048 cost 21 us a 32000-logit row, 16384 6 us; docs/performance.md); the filter's
+// slots hold the k kept and a few blocks' worth of new candidates.
+constexpr std::int64_t kCpuChunk = 16384;
+constexpr std::int64_t kCpuFilter = 128;
+static_assert(kCpuFilter >= kMaxK + 16);
+constexpr std::int64_t kParallelChunks = 4;  // fewer run on one thread: waking others costs more
 
 std::int64_t chunk_size(const Params& p, Backend backend) {
   return backend == Backend::cpu ? kCpuChunk : p["rounds"] * p["wg"] * kItems;
@@ -75,6 +81,40 @@ void top_k(std::vector<Candidate>& candidates, std::size_t k) {
   k = std::min(k, candidates.size());
   std::partial_sort(candidates.begin(), candidates.begin() + std::ptrdiff_t(k), candidates.end(), before);
   candidates.resize(k);
+}
+
+// The k best logits of [first, last) of a row, descending, into `best` (kCpuFilter slots): the
+// logits above a threshold are gathered, 16 compared at a time, and when the slots fill they are
+// cut to the k best, whose worst becomes the threshold. Few pass it (about k ln(n / k) of n
+// random logits), so the scan is one vector comparison per 16 logits. A logit equal to the
+// threshold comes after the k kept (tokens ascend, ties go to the smaller) and stays out.
+std::size_t filter_top_k(const float* logits, std::int64_t first, std::int64_t last, std::size_t k,
+                         Candidate* best) {
+  std::size_t size = 0;
+  float threshold = -INFINITY;
+  const auto cut = [&] {
+    std::nth_element(best, best + k - 1, best + size, before);
+    size = k;
+    threshold = best[k - 1].value;
+  };
+  constexpr std::int64_t kBlock = 16;
+  std::int64_t t = first;
+  for (; t + kBlock <= last; t += kBlock) {
+    int any = 0;
+#pragma omp simd reduction(| : any)
+    for (std::int64_t j = 0; j < kBlock; ++j) any |= logits[t + j] > threshold;
+    if (!any) continue;
+    for (std::int64_t j = 0; j < kBlock; ++j)
+      if (logits[t + j] > threshold) best[size++] = {logits[t + j], std::uint32_t(t + j)};
+    if (size + kBlock > std::size_t(kCpuFilter)) cut();
+  }
+  for (; t < last; ++t) {
+    if (logits[t] > threshold) best[size++] = {logits[t], std::uint32_t(t)};
+    if (size == std::size_t(kCpuFilter)) cut();
+  }
+  if (size > k) cut();
+  std::sort(best, best + size, before);
+  return size;
 }
 
 // Softmax of the selected logits, nucleus, renormalised probabilities and the drawn token.
@@ -236,23 +276,27 @@ PERFGATE_KERNEL(sampling) {
         const float* logits = buf.get<float>("logits").data();
         float* cand_val = buf.get<float>("cand_val").data();
         std::uint32_t* cand_tok = buf.get<std::uint32_t>("cand_tok").data();
-    // Partial pass: the k best of each chunk.
-#pragma omp parallel for collapse(2) schedule(static)
-        for (std::int64_t row = 0; row < rows; ++row)
-          for (std::int64_t c = 0; c < nchunks; ++c) {
-            const std::int64_t first = c * kCpuChunk, last = std::min(vocab, first + kCpuChunk);
-            std::vector<Candidate> local;
-            local.reserve(std::size_t(last - first));
-            for (std::int64_t t = first; t < last; ++t)
-              local.push_back({logits[row * vocab + t], std::uint32_t(t)});
-            top_k(local, std::size_t(k));
-            const std::int64_t out = (row * nchunks + c) * k;
-            for (std::int64_t r = 0; r < k; ++r) {
-              const bool real = std::size_t(r) < local.size();
-              cand_val[out + r] = real ? local[std::size_t(r)].value : -INFINITY;
-              cand_tok[out + r] = real ? local[std::size_t(r)].token : 0xffffffffu;
+        // Partial pass: the k best of each chunk. In parallel only where there are chunks enough
+        // to outweigh waking the other threads: vocab=32000 is 2 chunks of 3 us, and a fork and
+        // join costs 3 us on a 2-vCPU VM whose threads spin, 20 us where they sleep.
+        const bool parallel = rows * nchunks >= kParallelChunks;
+#pragma omp parallel if (parallel)
+        {
+          std::vector<Candidate> best(kCpuFilter);
+#pragma omp for collapse(2) schedule(static)
+          for (std::int64_t row = 0; row < rows; ++row)
+            for (std::int64_t c = 0; c < nchunks; ++c) {
+              const std::int64_t first = c * kCpuChunk, last = std::min(vocab, first + kCpuChunk);
+              const std::size_t found =
+                  filter_top_k(logits + row * vocab, first, last, std::size_t(k), best.data());
+              const std::int64_t out = (row * nchunks + c) * k;
+              for (std::int64_t r = 0; r < k; ++r) {
+                const bool real = std::size_t(r) < found;
+                cand_val[out + r] = real ? best[std::size_t(r)].value : -INFINITY;
+                cand_tok[out + r] = real ? best[std::size_t(r)].token : 0xffffffffu;
+              }
             }
-          }
+        }
         // Merge pass.
         std::uint32_t* top_tok = buf.get<std::uint32_t>("top_tok").data();
         float* top_prob = buf.get<float>("top_prob").data();
