@@ -26,10 +26,22 @@ TEST(CpuMachineId, AnIsaNarrowerThanAvx512IsNamed) {
   EXPECT_NE(cpu_machine_id("AMD EPYC", 2, "avx2"), cpu_machine_id("AMD EPYC", 2, ""));
 }
 
+// A VM that calls a Zen 4 and a Zen 5 both "AMD EPYC", AVX-512 both: the design a name without a
+// model number hides is named from cpuid's family and model, so the two never share baselines.
+TEST(CpuMachineId, TheDesignAGenericNameHidesIsNamed) {
+  EXPECT_EQ(cpu_design_tag("AMD EPYC", 26, 2), "f26m2");
+  EXPECT_EQ(cpu_design_tag("Intel Xeon Processor (Icelake)", 6, 106), "f6m106");
+  EXPECT_EQ(cpu_design_tag("AMD EPYC 7B13 64-Core Processor", 25, 1), "");  // the name says it
+  EXPECT_EQ(cpu_design_tag("AMD EPYC", -1, -1), "");                        // no cpuid (not x86)
+  EXPECT_EQ(cpu_machine_id("AMD EPYC", 2, "", "f26m2"), "cpu-amd-epyc-f26m2-2t");
+  EXPECT_EQ(cpu_machine_id("AMD EPYC", 2, "avx2", "f25m1"), "cpu-amd-epyc-f25m1-avx2-2t");
+  EXPECT_NE(cpu_machine_id("AMD EPYC", 2, "", "f25m17"), cpu_machine_id("AMD EPYC", 2, "", "f26m2"));
+}
+
 TEST(CpuMachineId, ThisHostsTagIsAKnownOne) {
   const std::string tag = cpu_vector_isa_tag();
   EXPECT_TRUE(tag.empty() || tag == "avx2" || tag == "avx" || tag == "sse") << tag;
-  EXPECT_EQ(host_fingerprint().machine_id, cpu_machine_id(cpu_model(), cpu_threads(), tag));
+  EXPECT_EQ(host_fingerprint().machine_id, cpu_machine_id(cpu_model(), cpu_threads(), tag, cpu_design_tag()));
 }
 
 // Clones of one image share /etc/machine-id: the name a CI gives each runner tells them apart,

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <thread>
+#include <utility>
 
 #include "core/content_digest.h"
 
@@ -85,6 +86,36 @@ static std::string cpu_slug(std::string model) {
   return slug;
 }
 
+// "cpu family" and "model" of /proc/cpuinfo's first processor; -1 where it has none (off x86).
+static std::pair<int, int> cpu_family_and_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  int family = -1, model = -1;
+  const auto value = [&](std::string_view key, int& out) {
+    if (line.rfind(key, 0) != 0 || out >= 0) return;
+    const auto colon = line.find(':');
+    if (colon != std::string::npos && line.find_first_not_of(" \t", key.size()) == colon)
+      out = std::atoi(line.c_str() + colon + 1);
+  };
+  while ((family < 0 || model < 0) && std::getline(in, line)) {
+    value("cpu family", family);
+    value("model", model);
+  }
+  return {family, model};
+}
+
+std::string cpu_design_tag(std::string_view model_name, int family, int model) {
+  if (family < 0 || model < 0) return "";
+  if (std::any_of(model_name.begin(), model_name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return "";
+  return "f" + std::to_string(family) + "m" + std::to_string(model);
+}
+
+std::string cpu_design_tag() {
+  const auto [family, model] = cpu_family_and_model();
+  return cpu_design_tag(cpu_model(), family, model);
+}
+
 std::string cpu_vector_isa_tag() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
@@ -97,8 +128,10 @@ std::string cpu_vector_isa_tag() {
 #endif
 }
 
-std::string cpu_machine_id(std::string_view model, int threads, std::string_view isa_tag) {
+std::string cpu_machine_id(std::string_view model, int threads, std::string_view isa_tag,
+                           std::string_view design_tag) {
   std::string id = "cpu-" + cpu_slug(std::string(model));
+  if (!design_tag.empty()) id += "-" + std::string(design_tag);
   if (!isa_tag.empty()) id += "-" + std::string(isa_tag);
   return id + "-" + std::to_string(threads) + "t";
 }
@@ -153,7 +186,7 @@ Fingerprint host_fingerprint() {
   f.build_flags = build_identity().build_flags;
   f.backend = "cpu";
   f.device_name = f.cpu_model;
-  f.machine_id = cpu_machine_id(f.cpu_model, f.cpu_threads, cpu_vector_isa_tag());
+  f.machine_id = cpu_machine_id(f.cpu_model, f.cpu_threads, cpu_vector_isa_tag(), cpu_design_tag());
   return f;
 }
 

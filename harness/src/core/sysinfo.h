@@ -18,9 +18,17 @@ int cpu_threads();
 // their CPU "AMD EPYC" on a Zen 3 (AVX2) and a Zen 4 (AVX-512) alike, and there the compute-bound
 // CPU kernels ran 10-30x apart (docs/performance.md, "Two CPUs behind one name").
 std::string cpu_vector_isa_tag();
-// "cpu-<model slug>[-<isa tag>]-<threads>t": a CPU machine's id (host_fingerprint). Ids made
-// before the tag were all AVX-512 machines, whose ids stay as they were.
-std::string cpu_machine_id(std::string_view model, int threads, std::string_view isa_tag);
+// The CPU's design where its model name does not say it: "f<family>m<model>" of cpuid (as
+// /proc/cpuinfo gives them) for a name without a model number, "" for a named model or off x86.
+// Cloud VMs name a Zen 4 and a Zen 5 "AMD EPYC" alike, with AVX-512 both, and there the CPU
+// suite's cases ran from 0.23x to 1.9x apart and the old sampling pass 12x apart across three
+// hosts (docs/performance.md, "One name, three CPU designs"): no level of such a class places a
+// 2x slowdown.
+std::string cpu_design_tag(std::string_view model_name, int family, int model);
+std::string cpu_design_tag();  // this CPU's
+// "cpu-<model slug>[-<design tag>][-<isa tag>]-<threads>t": a CPU machine's id (host_fingerprint).
+std::string cpu_machine_id(std::string_view model, int threads, std::string_view isa_tag,
+                           std::string_view design_tag = "");
 std::uint64_t cpu_last_level_cache_bytes();
 std::uint64_t host_memory_bytes();  // physical memory; 0 when unknown
 // The build whose kernels run: perfgate's own unless the command's project says otherwise
