@@ -15,10 +15,19 @@
 namespace perfgate {
 namespace {
 
-// The verdicts each measurement (the first, then each fresh one) concludes with, and a log of
+// What one measurement concludes: a verdict, and for an inconclusive one whether its rounds
+// spread past the load cap (too busy to judge).
+struct Step {
+  Step(Verdict v, bool busy = false) : verdict(v), too_busy(busy) {}  // NOLINT: a Verdict is a step
+  Verdict verdict;
+  bool too_busy;
+};
+const Step kTooBusy{Verdict::inconclusive, true};
+
+// The steps each measurement (the first, then each fresh one) concludes with, and a log of
 // what the gate asked for.
 struct Script {
-  std::deque<Verdict> verdicts;
+  std::deque<Step> verdicts;
   std::vector<std::string> log;
 };
 
@@ -33,9 +42,10 @@ class ScriptedMeasurement : public CaseMeasurement {
   bool finished() override { return taken_ >= portions_; }
   CaseResult conclude() override {
     CaseResult r;
-    r.verdict = script_.verdicts.front();
-    script_.verdicts.pop_front();
+    r.verdict = script_.verdicts.front().verdict;
     Judgement j;
+    j.too_busy = script_.verdicts.front().too_busy;
+    script_.verdicts.pop_front();
     j.metric = "latency_ns";
     j.verdict = r.verdict;
     j.baseline_median = 1;
@@ -89,6 +99,32 @@ TEST(Gate, AFreshMeasurementThatPassesEndsTheConfirmation) {
   EXPECT_EQ(r.verdict, Verdict::pass);
   EXPECT_EQ(r.confirmations.size(), 1u);
   EXPECT_EQ(script.verdicts.size(), 1u);  // the second fresh measurement was never taken
+}
+
+// The load of a machine beside a parallel build comes and goes: a fresh measurement too busy
+// to judge is measured again, and the one that can judge decides.
+TEST(Gate, AFreshMeasurementTooBusyToJudgeIsMeasuredAgain) {
+  Script script{{Verdict::regressed, kTooBusy, Verdict::pass}, {}};
+  ScriptedSource source(script);
+  const CaseResult r = Gate(source, 10).run(any_case());
+  EXPECT_EQ(r.verdict, Verdict::pass);
+  ASSERT_EQ(r.confirmations.size(), 1u);
+  EXPECT_EQ(r.confirmations[0].verdict, Verdict::pass);
+  EXPECT_NE(r.message.find("measured again after 1 fresh run too busy to judge"), std::string::npos)
+      << r.message;
+  EXPECT_EQ(script.log, (std::vector<std::string>{"more 10", "more 10", "more 10", "more 111", "more 112"}));
+}
+
+// At most kBusyRemeasures times: then the regression stands, unconfirmed, as before.
+TEST(Gate, AMachineTooBusyEveryTimeLeavesTheRegressionStanding) {
+  Script script{{Verdict::regressed, kTooBusy, kTooBusy, kTooBusy, Verdict::pass}, {}};
+  ScriptedSource source(script);
+  const CaseResult r = Gate(source, 10).run(any_case());
+  EXPECT_EQ(r.verdict, Verdict::regressed);
+  EXPECT_EQ(r.message.rfind("unconfirmed (a fresh run was too busy to judge", 0), 0u) << r.message;
+  EXPECT_NE(r.message.find("measured again after 2 fresh runs too busy to judge"), std::string::npos)
+      << r.message;
+  EXPECT_EQ(script.verdicts.size(), 1u);  // 1 + kBusyRemeasures fresh measurements, no more
 }
 
 TEST(Gate, NothingToConfirmWithoutARegression) {

@@ -29,15 +29,25 @@ CaseResult Gate::measure_once(const CaseSpec& spec, std::uint64_t seed) {
 }
 
 // Fresh measurements, each judged on its own, never pooled with the first; stops at the first
-// that does not bear the regression out (judge/confirmation.h decides).
+// that does not bear the regression out (judge/confirmation.h decides). One too busy to judge is
+// measured again, up to kBusyRemeasures times, and only the last of them is kept.
 void Gate::confirm(const CaseMeasurement& first, CaseResult& result) const {
   if (first.confirmations() == 0 || !needs_confirmation(result)) return;
   std::vector<CaseResult> fresh;
+  std::uint64_t seed = seed_ + 101;
+  int remeasured = 0;
   for (int again = 0; again < first.confirmations(); ++again) {
-    fresh.push_back(measure(*first.fresh(seed_ + 101 + static_cast<std::uint64_t>(again))));
+    fresh.push_back(measure(*first.fresh(seed++)));
+    while (too_busy_to_judge(fresh.back()) && remeasured < kBusyRemeasures) {
+      ++remeasured;
+      fresh.back() = measure(*first.fresh(seed++));
+    }
     if (!bears_out(result, fresh.back())) break;
   }
   apply_confirmations(result, fresh, first.fresh_name());
+  if (remeasured > 0)
+    result.message += "; measured again after " + counted(std::size_t(remeasured), first.fresh_name()) +
+                      " too busy to judge";
 }
 
 }  // namespace perfgate

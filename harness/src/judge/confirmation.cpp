@@ -42,6 +42,16 @@ bool bears_out(const CaseResult& first, const CaseResult& fresh) {
   return again && judged->threshold_pct > 0 && again->change_pct > first_edge_pct(*judged);
 }
 
+std::string counted(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : what.ends_with("s") ? "es" : "s");
+}
+
+bool too_busy_to_judge(const CaseResult& fresh) {
+  return fresh.verdict == Verdict::inconclusive &&
+         std::any_of(fresh.judgements.begin(), fresh.judgements.end(),
+                     [](const Judgement& j) { return j.too_busy; });
+}
+
 bool needs_confirmation(const CaseResult& result) {
   return result.verdict == Verdict::regressed &&
          std::any_of(result.judgements.begin(), result.judgements.end(), [](const Judgement& j) {
@@ -68,8 +78,7 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
     // A fresh measurement too busy to judge (its own rounds spread past load_max_pct) is no
     // evidence against the first: beside a parallel build 2 of 17 checks of twice copy's work
     // passed when their fresh process read +378% with a spread past the cap.
-    if (f.verdict == Verdict::inconclusive && std::any_of(f.judgements.begin(), f.judgements.end(),
-                                                          [](const Judgement& j) { return j.too_busy; })) {
+    if (too_busy_to_judge(f)) {
       result.message = "unconfirmed (a " + what + " was too busy to judge: " + f.message + "): " + first;
       return;
     }
@@ -82,17 +91,16 @@ void apply_confirmations(CaseResult& result, const std::vector<CaseResult>& fres
     }
     if (f.verdict != Verdict::regressed) {
       char past[128];
-      std::snprintf(past, sizeof past, ", %s but past the first's %s %.1f%%", std::string(to_string(f.verdict)).c_str(),
-                    first_judged->level_bound_pct > 0 && first_judged->floor == 0 ? "reach (level and allowance)"
-                                                                                  : "allowance",
-                    first_edge_pct(*first_judged));
+      std::snprintf(
+          past, sizeof past, ", %s but past the first's %s %.1f%%", std::string(to_string(f.verdict)).c_str(),
+          first_judged->level_bound_pct > 0 && first_judged->floor == 0 ? "reach (level and allowance)"
+                                                                        : "allowance",
+          first_edge_pct(*first_judged));
       change += past;
     }
     changes += (changes.empty() ? "" : ", ") + change;
   }
-  result.message = "confirmed by " + std::to_string(fresh.size()) + " " + what +
-                   (fresh.size() > 1 ? (what.ends_with("s") ? "es" : "s") : "") + " (" + changes +
-                   "): " + first;
+  result.message = "confirmed by " + counted(fresh.size(), what) + " (" + changes + "): " + first;
 }
 
 }  // namespace perfgate
