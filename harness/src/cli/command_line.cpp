@@ -29,10 +29,15 @@ std::string fmt_number(const std::string& before, double value) {
   return before + text;
 }
 
-// Selection, device and output options (run, check, list, baseline propose).
-void add_selection_options(CLI::App& command, CommonOptions& o) {
+// Selection, device and output options (run, check, list, baseline propose). `run` and `propose`
+// measure on the best device here when --backend is unset; `check` and `list` take every backend.
+enum class BackendDefault { best_device, every_backend };
+void add_selection_options(CLI::App& command, CommonOptions& o, BackendDefault unset) {
   command.add_option("cases", o.cases, "Case globs (e.g. 'copy/cpu/*') or kernel names");
-  command.add_option("--backend", o.backend, "cpu or vulkan (default: a Vulkan GPU, else the CPU)")
+  command
+      .add_option("--backend", o.backend,
+                  unset == BackendDefault::best_device ? "cpu or vulkan (default: a Vulkan GPU, else the CPU)"
+                                                       : "cpu or vulkan (default: every backend)")
       ->check(CLI::IsMember({"cpu", "vulkan"}));
   // One glob per --kernel, repeatable; a value after it is a case glob again.
   command.add_option("--kernel", o.kernel_globs, "Kernel name glob, e.g. 'q4_0*' (repeatable: any of them)")
@@ -102,7 +107,7 @@ void add_run_command(CLI::App& app, Context& context) {
   CLI::App* run = app.add_subcommand(
       "run", "Run the default suite on the best device here and print a table (the default command)");
   set_context(*flags, context);
-  add_selection_options(*run, flags->common);
+  add_selection_options(*run, flags->common, BackendDefault::best_device);
   add_run_options(*run, flags->common, context);
   run->add_flag("--no-judge", flags->no_judge, "Measure only; do not compare with baselines");
   run->add_option("--order-seed", flags->order_seed, "Measure the cases in an order shuffled by this seed")
@@ -117,7 +122,7 @@ void add_check_command(CLI::App& app, Context& context) {
   CLI::App* check = app.add_subcommand(
       "check", "Measure cases and judge them against their baselines (what each CTest test runs)");
   set_context(*flags, context);
-  add_selection_options(*check, flags->common);
+  add_selection_options(*check, flags->common, BackendDefault::every_backend);
   add_run_options(*check, flags->common, context);
   check->add_option("--results-dir", flags->results_dir,
                     "Also write each case's results to DIR/<case>.json (merged by report/notify DIR)");
@@ -134,7 +139,7 @@ void add_check_command(CLI::App& app, Context& context) {
 void add_list_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<ListFlags>();
   CLI::App* list = app.add_subcommand("list", "List kernels, cases, backends and the devices found here");
-  add_selection_options(*list, flags->common);
+  add_selection_options(*list, flags->common, BackendDefault::every_backend);
   list->add_flag("--ctest", flags->ctest,
                  "One line per case for CTest discovery: <case id> <kernel> <backend> <needs> (gpu: one GPU; "
                  "machine: every core, for CPU cases and Vulkan on a CPU implementation)");
@@ -167,7 +172,7 @@ void add_baseline_propose(CLI::App& baseline, Context& context) {
       "propose",
       "Measure the selection in N separate runs and write a candidate file (nothing in baselines/ "
       "changes); refuses when a case has an error or fails its correctness check");
-  add_selection_options(*propose, flags->common);
+  add_selection_options(*propose, flags->common, BackendDefault::best_device);
   flags->program = context.program;
   flags->default_baselines_dir = context.baselines_dir();
   propose
@@ -220,9 +225,10 @@ void add_baseline_review(CLI::App& baseline, Context& context) {
   show->add_option("--machine", show_flags->machine_id, "Only this machine id (default: every machine)");
   add_thresholds_option(*show, show_flags->thresholds_dir, context, "each case's resolution");
   add_review_options(*show, *show_flags, context);
-  show->add_option("--history", show_flags->history_dir,
-                   "A history DIR of gated runs: say per case how many GPUs or hosts other than the baseline's its "
-                   "runs there have placed (5 runs at the baseline's kernel source each)")
+  show->add_option(
+          "--history", show_flags->history_dir,
+          "A history DIR of gated runs: say per case how many GPUs or hosts other than the baseline's its "
+          "runs there have placed (5 runs at the baseline's kernel source each)")
       ->envname("PERFGATE_HISTORY");
   show->callback([show_flags, &context] { context.exit_code = show_main(*show_flags); });
 
@@ -396,7 +402,8 @@ void add_history_command(CLI::App& app, Context& context) {
   add_baselines_option(*history, flags->baselines_dir, context, "for drift against them");
   history->footer(
       "Exit codes: 0 no gate failure (or no --gate); 1 --gate found an open regression change point or "
-      "drift; 2 bad input, or --notify's alert refused by the receiver; 3 --notify's alert only queued in the "
+      "drift; 2 bad input, or --notify's alert refused by the receiver; 3 --notify's alert only queued in "
+      "the "
       "outbox (the next --notify sends it). See docs/history.md.");
 
   auto ack_flags = std::make_shared<AckFlags>();
@@ -418,20 +425,23 @@ void add_history_command(CLI::App& app, Context& context) {
 
 void add_dashboard_command(CLI::App& app, Context& context) {
   auto flags = std::make_shared<DashboardFlags>();
-  CLI::App* dashboard = app.add_subcommand(
-      "dashboard",
-      "A static site of every machine's history: what needs attention first, how many devices of each machine id are "
-      "calibrated, each case's trend, each run's verdicts");
+  CLI::App* dashboard = app.add_subcommand("dashboard",
+                                           "A static site of every machine's history: what needs attention "
+                                           "first, how many devices of each machine id are "
+                                           "calibrated, each case's trend, each run's verdicts");
   dashboard->add_option("--history", flags->history_dir, "History folder (perfgate report --append-history)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  dashboard->add_option("--out", flags->out,
-                        "Folder the site is written to (SITE/index.html opens it; replaced when rebuilt)")
+  dashboard
+      ->add_option("--out", flags->out,
+                   "Folder the site is written to (SITE/index.html opens it; replaced when rebuilt)")
       ->required();
-  add_thresholds_option(*dashboard, flags->thresholds_dir, context, "its `history` settings, as for history --changes");
-  add_baselines_option(*dashboard, flags->baselines_dir, context,
-                       "their levels and allowances drawn as bands, who approved them (APPROVALS.log), and which "
-                       "GPUs or hosts of each machine id they judge at their own level");
+  add_thresholds_option(*dashboard, flags->thresholds_dir, context,
+                        "its `history` settings, as for history --changes");
+  add_baselines_option(
+      *dashboard, flags->baselines_dir, context,
+      "their levels and allowances drawn as bands, who approved them (APPROVALS.log), and which "
+      "GPUs or hosts of each machine id they judge at their own level");
   dashboard->footer(
       "Opens from file:// and from any static host; every asset is inside SITE. Views: index.html, "
       "index.html#/case/<case id, URI-encoded>, index.html#/run/<run id>. Exit codes: 0 written; 2 bad input "
@@ -487,10 +497,9 @@ void add_bisect_command(CLI::App& app, Context& context) {
       "case, its commit range and its machine");
   bisect->add_option("--history", flags->history_dir,
                      "History folder holding the change point; the culprit is recorded there (BISECTED.log)");
-  bisect
-      ->add_option("--source", flags->source,
-                   "The git repository to bisect (default: the project this perfgate "
-                   "was built from)");
+  bisect->add_option("--source", flags->source,
+                     "The git repository to bisect (default: the project this perfgate "
+                     "was built from)");
   bisect
       ->add_option(
           "--configure", flags->configure,
@@ -586,11 +595,13 @@ void add_measure_command(CLI::App& app, Context& context) {
                       "Calibration reference case id (the baseline's), where the case is calibrated");
   measure->add_flag("--alone", flags->alone,
                     "Time the case alone, not calibrated (its baseline was timed so)");
-  measure->add_option("--verdict-allowance", flags->verdict_allowance_pct,
-                      "The check's least allowance in %: sampling also stops once the verdict is decided")
+  measure
+      ->add_option("--verdict-allowance", flags->verdict_allowance_pct,
+                   "The check's least allowance in %: sampling also stops once the verdict is decided")
       ->check(CLI::NonNegativeNumber);
-  measure->add_option("--verdict-median", flags->verdict_baseline_median,
-                      "The baseline's median of the series sampled, the verdict's centre")
+  measure
+      ->add_option("--verdict-median", flags->verdict_baseline_median,
+                   "The baseline's median of the series sampled, the verdict's centre")
       ->check(CLI::NonNegativeNumber);
   measure->add_flag("--verdict-relative", flags->verdict_baseline_relative,
                     "That median is of times relative to the calibration reference");
